@@ -1,0 +1,13 @@
+/** One entry of the assertion catalogue, as hashed into the fingerprint. */
+export interface CatalogueEntry {
+  id: string;
+  statement: string;
+}
+
+/** The input of the contract fingerprint (SPEC §1): the OpenAPI document and the catalogue. */
+export interface FingerprintInput {
+  openapi: unknown;
+  assertions: readonly CatalogueEntry[];
+}
+
+export { CONTRACT_FINGERPRINT } from './generated/fingerprint.ts';

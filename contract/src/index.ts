@@ -1,0 +1,12 @@
+export * from './countries.ts';
+export * from './errors.ts';
+export * from './fingerprint.ts';
+export * from './languages.ts';
+export * from './limits.ts';
+export * from './normalize.ts';
+export * from './openapi.ts';
+export * from './paths.ts';
+export * from './schemas.ts';
+export * from './skill-info.ts';
+export * from './text.ts';
+export { z } from './zod.ts';

@@ -1,0 +1,53 @@
+/**
+ * Every limit of the web search contract, declared once. Lengths of text are counted in
+ * Unicode code points unless the name says otherwise.
+ */
+
+/** Fewest request items in one batch. */
+export const MIN_BATCH_ITEMS = 1;
+/** Most request items in one batch. */
+export const MAX_BATCH_ITEMS = 5;
+/** Longest caller-supplied string id, in code points. */
+export const MAX_ID_LENGTH = 64;
+/** Longest query after cleaning, in code points. */
+export const MAX_QUERY_LENGTH = 400;
+/** Smallest `count` a caller may ask for. */
+export const MIN_COUNT = 1;
+/** Largest `count` a caller may ask for. */
+export const MAX_COUNT = 20;
+/** `count` when the caller gives none. */
+export const DEFAULT_COUNT = 10;
+/** Hard ceiling of results in one group, whatever the provider returns. */
+export const MAX_RESULTS_PER_GROUP = 20;
+/** Longest result title, in code points. */
+export const MAX_TITLE_LENGTH = 300;
+/** Longest result description, in code points. */
+export const MAX_DESCRIPTION_LENGTH = 1000;
+/** Longest passthrough string (`age`, `language`), in code points. */
+export const MAX_PASSTHROUGH_LENGTH = 64;
+/** Longest result URL, in UTF-16 units of its normalized string. */
+export const MAX_URL_LENGTH = 2048;
+/** Most follow-up suggestions in one response. */
+export const MAX_SUGGESTIONS = 5;
+/** Longest suggestion, in code points (suggestions are queries). */
+export const MAX_SUGGESTION_LENGTH = MAX_QUERY_LENGTH;
+/** Longest error message carried in a response, in code points. */
+export const MAX_ERROR_MESSAGE_LENGTH = 500;
+/** Largest HTTP request body, in bytes (64 KiB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Provider-specific request limits, checked at validation before any call. */
+export const BRAVE_MAX_QUERY_WORDS = 50;
+
+/** Engine defaults (overridable through the environment; see SPEC §3). */
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
+export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
+export const DEFAULT_CACHE_TTL_S = 300;
+export const DEFAULT_MAX_SOURCES = 100;
+export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
+export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
+/** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */
+export const BRAVE_MAX_RETRIES = 2;
+export const BRAVE_MAX_RETRY_AFTER_MS = 5_000;
+/** OpenAI hosted search output-token ceiling per call. */
+export const OPENAI_MAX_OUTPUT_TOKENS = 4096;

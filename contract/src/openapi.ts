@@ -1,0 +1,168 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { ERROR_TABLE } from './errors.ts';
+import { MAX_BATCH_ITEMS } from './limits.ts';
+import { PATHS, TRPC_SEARCH_PROCEDURE } from './paths.ts';
+import {
+  ErrorResponseSchema,
+  ResultGroupSchema,
+  WebSearchRequestItemSchema,
+  WebSearchRequestSchema,
+  WebSearchResponseSchema,
+  WebSearchResultSchema,
+} from './schemas.ts';
+import { HealthSchema, SkillInfoSchema } from './skill-info.ts';
+import { z } from './zod.ts';
+
+/** The OpenAPI document as plain JSON data. */
+export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, unknown> };
+
+const CONTRACT_VERSION = '1.0.0';
+
+function errorResponse(code: keyof typeof ERROR_TABLE, extra = '') {
+  return {
+    description: `${ERROR_TABLE[code].message}${extra}`,
+    content: { 'application/json': { schema: ErrorResponseSchema } },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document from the contract's schemas, with every HTTP path registered. */
+export function buildOpenApiDocument(): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  for (const [name, schema] of [
+    ['WebSearchRequestItem', WebSearchRequestItemSchema],
+    ['WebSearchRequest', WebSearchRequestSchema],
+    ['WebSearchResult', WebSearchResultSchema],
+    ['ResultGroup', ResultGroupSchema],
+    ['WebSearchResponse', WebSearchResponseSchema],
+    ['ErrorResponse', ErrorResponseSchema],
+  ] as const)
+    registry.register(name, schema);
+  const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Required when the server is started with OPENMATES_API_KEYS.',
+  });
+  const security = [{ [bearer.name]: [] }, {}];
+  const searchResponses = {
+    200: {
+      description:
+        'Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them.',
+      content: { 'application/json': { schema: WebSearchResponseSchema } },
+    },
+    400: errorResponse('invalid_request', ' `issues` lists every problem with its path.'),
+    401: errorResponse('unauthorized'),
+    413: errorResponse('payload_too_large'),
+    415: errorResponse('unsupported_media_type'),
+    429: {
+      ...errorResponse('rate_limited'),
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+    },
+    500: errorResponse('internal_error'),
+    502: {
+      description:
+        "Every group failed at the provider. The body is a full WebSearchResponse with each group's `error` set.",
+      content: { 'application/json': { schema: WebSearchResponseSchema } },
+    },
+    503: errorResponse('not_configured'),
+  } as const;
+
+  registry.registerPath({
+    method: 'post',
+    path: PATHS.search,
+    operationId: 'search',
+    summary: `Search the web: a batch of 1 to ${MAX_BATCH_ITEMS} queries`,
+    tags: ['web'],
+    security,
+    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequestSchema } } } },
+    responses: searchResponses,
+  });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.search,
+    operationId: 'skillInfo',
+    summary: 'Skill info: limits, provider, honoured options, fingerprint and assertion ids',
+    tags: ['web'],
+    security,
+    responses: {
+      200: { description: 'Skill info.', content: { 'application/json': { schema: SkillInfoSchema } } },
+      401: errorResponse('unauthorized'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: `${PATHS.trpc}/${TRPC_SEARCH_PROCEDURE}`,
+    operationId: 'trpcSearch',
+    summary: 'The same search as a tRPC mutation (no batching)',
+    description:
+      "tRPC v11 over HTTP: the body is the WebSearchRequest; success answers `{ result: { data: WebSearchResponse } }`, failure `{ error: { message, code, data } }` where `data` carries the contract's `{ error, code, issues }`.",
+    tags: ['trpc'],
+    security,
+    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequestSchema } } } },
+    responses: {
+      200: {
+        description: 'tRPC result envelope.',
+        content: {
+          'application/json': { schema: z.object({ result: z.object({ data: WebSearchResponseSchema }) }) },
+        },
+      },
+      400: { description: 'tRPC error envelope carrying the contract error.' },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.openapi,
+    operationId: 'openapi',
+    summary: 'This OpenAPI document',
+    tags: ['meta'],
+    responses: {
+      200: {
+        description: 'The OpenAPI 3.1 document.',
+        content: { 'application/json': { schema: z.object({}).passthrough() } },
+      },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.docs,
+    operationId: 'docs',
+    summary: 'API reference page rendered from this document',
+    tags: ['meta'],
+    responses: { 200: { description: 'HTML page.', content: { 'text/html': { schema: z.string() } } } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.health,
+    operationId: 'health',
+    summary: 'Liveness check',
+    tags: ['meta'],
+    responses: { 200: { description: 'The server is up.', content: { 'application/json': { schema: HealthSchema } } } },
+  });
+
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  const document = generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'OpenMates web search',
+      version: CONTRACT_VERSION,
+      description:
+        'Search the public web and get sanitized, attributable result groups. One contract for REST, tRPC, the CLI, the SDK and the web GUI.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'http://127.0.0.1:8787', description: 'A local `openmates serve`' }],
+    tags: [
+      { name: 'web', description: 'The web search skill.' },
+      { name: 'trpc', description: 'The same skill over tRPC.' },
+      { name: 'meta', description: 'Documentation and health.' },
+    ],
+  });
+  const { openapi, ...rest } = document;
+  // A JSON round trip leaves plain data: no undefined members, stable for hashing and diffing.
+  return JSON.parse(
+    JSON.stringify({
+      openapi,
+      'x-generated':
+        'Generated by contract/scripts/generate.ts from the zod schemas in contract/src. Do not edit; run `pnpm generate`.',
+      ...rest,
+    }),
+  ) as OpenApiDocument;
+}

@@ -1,0 +1,57 @@
+import { z } from './zod.ts';
+
+/** The providers a server can be configured with (`OPENMATES_PROVIDER`). */
+export const PROVIDER_IDS = ['local', 'brave', 'openai'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+export const DEFAULT_PROVIDER: ProviderId = 'local';
+
+/** Request options a provider may or may not honour; skill info lists which. */
+export const REQUEST_OPTIONS = ['count', 'country', 'search_lang', 'safesearch', 'filter_tabloids'] as const;
+export type RequestOption = (typeof REQUEST_OPTIONS)[number];
+
+export const SkillInfoSchema = z
+  .strictObject({
+    app: z.literal('web'),
+    skill: z.literal('search'),
+    description: z.string(),
+    version: z.string().openapi({ description: 'The server version.' }),
+    fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: 'SHA-256 of the canonical JSON of the OpenAPI document and the assertion catalogue.' }),
+    provider: z.strictObject({
+      id: z.enum(PROVIDER_IDS),
+      name: z.string().openapi({ description: 'Who answers, as `provider` in a response names it.' }),
+      recipient: z.string().openapi({ description: 'Where queries are sent (a host, or "this machine").' }),
+    }),
+    limits: z.strictObject({
+      min_batch_items: z.int(),
+      max_batch_items: z.int(),
+      max_query_length: z.int(),
+      max_query_words: z.int().optional().openapi({ description: 'Set when the provider limits words per query.' }),
+      min_count: z.int(),
+      max_count: z.int(),
+      default_count: z.int(),
+      max_results_per_group: z.int(),
+      max_body_bytes: z.int(),
+      max_response_bytes: z.int(),
+      max_sources: z.int(),
+    }),
+    options: z.strictObject({
+      honoured: z.array(z.enum(REQUEST_OPTIONS)),
+      unsupported: z
+        .array(z.strictObject({ option: z.enum(REQUEST_OPTIONS), rule: z.string() }))
+        .openapi({ description: 'Option values this provider refuses with a 400, and why.' }),
+    }),
+    languages: z.array(z.string()).optional().openapi({
+      description: 'The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code.',
+    }),
+    assertions: z.array(z.string()).openapi({ description: 'The assertion ids this server is tested against.' }),
+  })
+  .openapi('SkillInfo', { description: 'What this server offers: limits, provider, options and fingerprint.' });
+export type SkillInfo = z.infer<typeof SkillInfoSchema>;
+
+export const HealthSchema = z
+  .strictObject({ status: z.literal('ok'), provider: z.enum(PROVIDER_IDS) })
+  .openapi('Health');
+export type Health = z.infer<typeof HealthSchema>;

@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+# Source this file (`. scripts/bootstrap.sh`) to put Node >= 22.13 and pnpm on PATH.
+# Where the machine's Node is older, Node 24 LTS is installed from the npm registry
+# (the `node-<platform>-<arch>` packages) into the ignored `.tools/` folder; nothing
+# system-wide changes. Safe to source repeatedly.
+_om_root=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)
+_om_ok() {
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=13)?0:1)' 2>/dev/null
+}
+if ! _om_ok; then
+  _om_pkg="node-$(node -p process.platform)-$(node -p process.arch)"
+  if [ ! -x "$_om_root/.tools/node_modules/$_om_pkg/bin/node" ]; then
+    echo "bootstrap: installing Node 24 ($_om_pkg) into .tools/ ..." >&2
+    npm install --silent --no-save --no-package-lock --no-audit --no-fund \
+      --prefix "$_om_root/.tools" "$_om_pkg@24" >&2 || return 1 2>/dev/null || exit 1
+  fi
+  export PATH="$_om_root/.tools/node_modules/$_om_pkg/bin:$_om_root/.tools/bin:$PATH"
+fi
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" != "10" ]; then
+  if [ ! -x "$_om_root/.tools/bin/pnpm" ]; then
+    echo "bootstrap: installing pnpm 10 into .tools/ ..." >&2
+    npm install --silent --no-audit --no-fund -g --prefix "$_om_root/.tools" pnpm@10.34.8 >&2 || return 1 2>/dev/null || exit 1
+  fi
+  export PATH="$_om_root/.tools/bin:$PATH"
+fi
+export TURBO_TELEMETRY_DISABLED=1
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$_om_root/.tools/compile-cache}"
+unset _om_pkg _om_root
+unset -f _om_ok
