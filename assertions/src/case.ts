@@ -1,0 +1,66 @@
+import type { AssertionId } from './catalogue.ts';
+import type { Outcome } from './outcome.ts';
+
+/** The surfaces of SPEC §5, plus `contract` (validation alone, no provider). */
+export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'cli', 'web'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** Surfaces that speak HTTP to a server, where transport rules (413, 415, broken JSON) exist. */
+export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc'];
+
+/** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
+export type CaseProvider = 'brave' | 'local' | 'openai';
+
+/** One named case of the parity suite. */
+export interface ParityCase {
+  /** Unique, kebab-case. */
+  name: string;
+  assertion: AssertionId;
+  /** What the case shows, in a sentence. */
+  description: string;
+  /** The request as a caller sends it; invalid on purpose in validation cases. */
+  request: unknown;
+  /** Transport cases: the raw body and content type sent over HTTP instead of `request`. */
+  http?: { body: string; contentType: string };
+  /** The provider behind the engine; `brave` unless said otherwise. */
+  provider?: CaseProvider;
+  /** Extra engine settings (environment variables) for this case. */
+  env?: Record<string, string>;
+  /** The surfaces that can express the case; every surface when absent. */
+  surfaces?: readonly Surface[];
+  /** The expected outcome, exactly, or a check that throws when the outcome is wrong. */
+  expect: Outcome | ((outcome: Outcome) => void);
+  /** Strings that must appear nowhere in what the surface emitted (bodies, headers, output, logs). */
+  forbidden?: readonly string[];
+}
+
+/** What a driver hands back for one case. */
+export interface DriverResult {
+  outcome: Outcome;
+  /** Everything the surface emitted that a user or operator could see: bodies, headers, output, logs. */
+  transcript: string;
+}
+
+/** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */
+export interface CaseEnvironment {
+  env: Record<string, string>;
+  /** Secrets the fixtures carry; they must never appear in a transcript. */
+  canaries: readonly string[];
+}
+
+/** Runs cases on one surface, the way a user of that surface would. */
+export interface SurfaceDriver {
+  readonly surface: Surface;
+  /** False when the surface cannot express the case (for example a raw HTTP body on the CLI). */
+  supports(testCase: ParityCase): boolean;
+  run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult>;
+  /** Releases servers or processes the driver started. */
+  close?(): Promise<void>;
+}
+
+/** True when the case names `surface` (or names none) and the surface can express it. */
+export function applies(testCase: ParityCase, driver: SurfaceDriver): boolean {
+  const listed = testCase.surfaces === undefined || testCase.surfaces.includes(driver.surface);
+  const transportOnly = testCase.http !== undefined && !HTTP_SURFACES.includes(driver.surface);
+  return listed && !transportOnly && driver.supports(testCase);
+}

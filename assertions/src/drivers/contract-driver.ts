@@ -1,0 +1,29 @@
+import { normalizeRequest } from '@openmates/contract';
+import type { DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
+import type { Outcome } from '../outcome.ts';
+
+/**
+ * Runs the contract's validation and id assignment alone, with no provider: it can express the
+ * cases that are refused, and the cases whose every group is a finished zero-hit group.
+ */
+export function createContractDriver(): SurfaceDriver {
+  return {
+    surface: 'contract',
+    supports(testCase: ParityCase): boolean {
+      const expected = testCase.expect;
+      if (typeof expected === 'function' || testCase.http) return false;
+      return (
+        expected.code === 'invalid_request' ||
+        (expected.code === undefined &&
+          expected.groups.every((g) => g.errorCode === undefined && g.results.length === 0))
+      );
+    },
+    async run(testCase: ParityCase): Promise<DriverResult> {
+      const result = normalizeRequest(testCase.request);
+      const outcome: Outcome = result.ok
+        ? { groups: result.request.requests.map((item) => ({ id: item.id, results: [] })) }
+        : { code: 'invalid_request', issuePaths: result.issues.map((i) => i.path).sort(), groups: [] };
+      return { outcome, transcript: JSON.stringify(result) };
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './case.ts';
+export { CASES } from './cases/index.ts';
+export * from './catalogue.ts';
+export * from './outcome.ts';
+export * from './report.ts';
+export * from './runner.ts';

@@ -1,0 +1,42 @@
+import type { ErrorCode, ErrorResponse, RequestId, WebSearchResponse } from '@openmates/contract';
+
+/**
+ * What a surface answered to a case, reduced to what every surface can express (SPEC §5). Two
+ * surfaces agree on a case when their outcomes are deeply equal.
+ */
+export interface Outcome {
+  /** The error code of the whole answer: a 4xx/5xx code, or the response `code` of a search with failed groups. */
+  code?: ErrorCode;
+  /** Issue paths of an `invalid_request`, sorted. */
+  issuePaths?: string[];
+  groups: OutcomeGroup[];
+}
+
+export interface OutcomeGroup {
+  id: RequestId;
+  errorCode?: string;
+  results: { url: string; title: string; description: string }[];
+}
+
+/** Reduces a WebSearchResponse (200 or 502) to an outcome. */
+export function outcomeOfResponse(response: WebSearchResponse): Outcome {
+  const outcome: Outcome = {
+    groups: response.results.map((group) => {
+      const g: OutcomeGroup = {
+        id: group.id,
+        results: group.results.map(({ url, title, description }) => ({ url, title, description })),
+      };
+      if (group.error) g.errorCode = group.error.code;
+      return g;
+    }),
+  };
+  if (response.code) outcome.code = response.code;
+  return outcome;
+}
+
+/** Reduces an ErrorResponse (any non-2xx but 502) to an outcome. */
+export function outcomeOfError(error: Pick<ErrorResponse, 'code' | 'issues'>): Outcome {
+  const outcome: Outcome = { code: error.code, groups: [] };
+  if (error.issues) outcome.issuePaths = error.issues.map((i) => i.path).sort();
+  return outcome;
+}
