@@ -21,6 +21,13 @@ export interface MatrixCell {
 
 export type Matrix = Record<AssertionId, Partial<Record<Surface, MatrixCell>>>;
 
+function tally(cells: Partial<Record<Surface, MatrixCell>>, surface: Surface, passed: boolean): void {
+  const cell = cells[surface] ?? { passed: 0, total: 0 };
+  cell.total += 1;
+  if (passed) cell.passed += 1;
+  cells[surface] = cell;
+}
+
 /**
  * Surface parity: for every case, each surface's outcome must equal the outcome of the first surface
  * (in SURFACES order) that ran it. A surface's parity cell counts the cases it agreed on.
@@ -32,11 +39,7 @@ export function parityCells(runs: readonly CaseRun[]): Partial<Record<Surface, M
     const ordered = [...caseRuns].sort((a, b) => SURFACES.indexOf(a.surface) - SURFACES.indexOf(b.surface));
     const reference = ordered.find((r) => r.surface !== 'contract') ?? ordered[0];
     if (!reference || ordered.length < 2) continue;
-    for (const run of ordered) {
-      const cell = (cells[run.surface] ??= { passed: 0, total: 0 });
-      cell.total += 1;
-      if (run.outcome === reference.outcome) cell.passed += 1;
-    }
+    for (const run of ordered) tally(cells, run.surface, run.outcome === reference.outcome);
   }
   return cells;
 }
@@ -44,11 +47,7 @@ export function parityCells(runs: readonly CaseRun[]): Partial<Record<Surface, M
 /** Builds the assertion × surface matrix from the runs. */
 export function buildMatrix(runs: readonly CaseRun[]): Matrix {
   const matrix = Object.fromEntries(ASSERTION_IDS.map((id) => [id, {}])) as Matrix;
-  for (const run of runs) {
-    const cell = (matrix[run.assertion][run.surface] ??= { passed: 0, total: 0 });
-    cell.total += 1;
-    if (run.passed) cell.passed += 1;
-  }
+  for (const run of runs) tally(matrix[run.assertion], run.surface, run.passed);
   matrix['web-search.surface-parity'] = parityCells(runs);
   return matrix;
 }

@@ -93,9 +93,11 @@ describe('id', () => {
       fc.property(fc.array(fc.option(callerId, { nil: undefined }), { maxLength: 5 }), (raw) => {
         // Callers must not collide themselves (validation refuses that), so dedupe first.
         const seen = new Set<string>();
-        const ids = raw.map((id) =>
-          id === undefined || seen.has(String(id)) ? undefined : (seen.add(String(id)), id),
-        );
+        const ids = raw.map((id) => {
+          if (id === undefined || seen.has(String(id))) return undefined;
+          seen.add(String(id));
+          return id;
+        });
         const assigned = assignIds(ids);
         expect(assigned).toHaveLength(ids.length);
         expect(new Set(assigned.map(String)).size).toBe(assigned.length);
