@@ -1,18 +1,8 @@
-import type { CatalogueEntry } from '@openmates/contract';
+import { ASSERTION_IDS, type AssertionId, type CatalogueEntry } from '@openmates/contract';
 import data from '../catalogue.json' with { type: 'json' };
 
-/** The assertion ids every surface is tested against (the seed's eight). */
-export const ASSERTION_IDS = [
-  'web-search.request.validated',
-  'web-search.request.ids-correlated',
-  'web-search.response.sanitized',
-  'web-search.results.bounded',
-  'web-search.no-results.explicit',
-  'web-search.provider-error.visible',
-  'web-search.secrets.never-exposed',
-  'web-search.surface-parity',
-] as const;
-export type AssertionId = (typeof ASSERTION_IDS)[number];
+// The ids are generated into the contract from catalogue.json, so every package can name them.
+export { ASSERTION_IDS, type AssertionId };
 
 /** The catalogue as data: each id with its statement. Hashed into the contract fingerprint. */
 export const CATALOGUE: readonly CatalogueEntry[] = data.assertions;

@@ -28,7 +28,8 @@ export function readCatalogue(): CatalogueEntry[] {
 /** Every generated file of the contract with the content it must have. */
 export function generatedFiles(): { path: string; content: string }[] {
   const openapi = buildOpenApiDocument();
-  const fingerprint = computeFingerprint({ openapi, assertions: readCatalogue() });
+  const catalogue = readCatalogue();
+  const fingerprint = computeFingerprint({ openapi, assertions: catalogue });
   return [
     { path: OPENAPI_PATH, content: `${JSON.stringify(openapi, null, 2)}\n` },
     {
@@ -39,6 +40,10 @@ export function generatedFiles(): { path: string; content: string }[] {
         '',
         '/** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */',
         `export const CONTRACT_FINGERPRINT = '${fingerprint}';`,
+        '',
+        '/** The ids of the assertion catalogue, in catalogue order. */',
+        `export const ASSERTION_IDS = [${catalogue.map((a) => `'${a.id}'`).join(', ')}] as const;`,
+        'export type AssertionId = (typeof ASSERTION_IDS)[number];',
         '',
       ].join('\n'),
     },

@@ -10,4 +10,4 @@ export interface FingerprintInput {
   assertions: readonly CatalogueEntry[];
 }
 
-export { CONTRACT_FINGERPRINT } from './generated/fingerprint.ts';
+export { ASSERTION_IDS, type AssertionId, CONTRACT_FINGERPRINT } from './generated/fingerprint.ts';
