@@ -1,0 +1,182 @@
+import { readEnv } from './env.ts';
+import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
+import { DEFAULT_BASE_URL } from './generated/openapi.ts';
+import { isRetryableStatus, retryDelay, sleep as defaultSleep } from './retry.ts';
+import { VERSION } from './version.ts';
+import { WebApp } from './web-app.ts';
+
+/** Options of `new OpenMates(...)`. Every one is optional. */
+export interface ClientOptions {
+  /**
+   * Sent as `Authorization: Bearer <apiKey>`. Default: `OPENMATES_API_KEY` where an environment
+   * exists, else none (a server started without `OPENMATES_API_KEYS` needs none). `null` sends none.
+   */
+  apiKey?: string | null | undefined;
+  /** The server's origin. Default: `OPENMATES_API_URL` where an environment exists, else `http://127.0.0.1:8787`. */
+  baseURL?: string | undefined;
+  /** Milliseconds one attempt may take, reading the body included. Default 60000 (longer than any server deadline). */
+  timeout?: number | undefined;
+  /** Further attempts after a 429, a 503 or a connection failure. Default 2. */
+  maxRetries?: number | undefined;
+  /** The fetch to call. Default `globalThis.fetch`. */
+  fetch?: typeof fetch | undefined;
+  /**
+   * @internal Waits between attempts; it must reject with `signal.reason` once the signal aborts.
+   * Tests inject one to count attempts and see the delays without waiting. Default: a timer.
+   */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Aborts the call; it then rejects with the signal's reason (an `AbortError` DOMException for a plain `abort()`). */
+  signal?: AbortSignal | undefined;
+  /** Overrides the client's `timeout` for this call. */
+  timeout?: number | undefined;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number | undefined;
+}
+
+/** An HTTP call the resources make. */
+export interface APIRequest extends RequestOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RETRIES = 2;
+
+/** The OpenMates API client: `new OpenMates().apps.web.search({ requests: [{ query: '...' }] })`. */
+export class OpenMates {
+  /** The key sent as a bearer token, if any. */
+  readonly apiKey: string | undefined;
+  /** The server origin the API paths are appended to, without a trailing slash. */
+  readonly baseURL: string;
+  /** Milliseconds per attempt. */
+  readonly timeout: number;
+  /** Further attempts after a retryable failure. */
+  readonly maxRetries: number;
+  /** The skills of the `web` app. */
+  readonly apps: { readonly web: WebApp };
+
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(options: ClientOptions = {}) {
+    const apiKey = options.apiKey === undefined ? readEnv('OPENMATES_API_KEY') : options.apiKey;
+    this.apiKey = apiKey ? apiKey : undefined;
+    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('OPENMATES_API_URL') ?? DEFAULT_BASE_URL);
+    this.timeout = checkCount('timeout', options.timeout ?? DEFAULT_TIMEOUT_MS);
+    this.maxRetries = checkCount('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new OpenMatesError('No fetch is available here: pass one as the `fetch` option.');
+    }
+    // Called unbound: a browser's fetch throws "Illegal invocation" when called as a method of another object.
+    this.#fetch = (input, init) => fetchImpl(input, init);
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.apps = { web: new WebApp(this) };
+  }
+
+  /**
+   * Sends one API call, retrying 429, 503 and connection failures, and resolves to the parsed JSON
+   * body of a 2xx answer. Rejects with an `OpenMatesError`, or with the signal's reason on abort.
+   */
+  async request<T>(request: APIRequest): Promise<T> {
+    const timeout = checkCount('timeout', request.timeout ?? this.timeout);
+    const maxRetries = checkCount('maxRetries', request.maxRetries ?? this.maxRetries);
+    const { signal } = request;
+    for (let retry = 0; ; retry++) {
+      signal?.throwIfAborted();
+      let failure: OpenMatesError;
+      let headers: Headers | undefined;
+      try {
+        const answer = await this.#attempt(request, timeout);
+        if (answer.status >= 200 && answer.status < 300) return parseSuccess<T>(answer);
+        headers = answer.headers;
+        failure = APIError.generate(answer.status, parseBody(answer.text), answer.headers);
+        if (!isRetryableStatus(answer.status)) throw failure;
+      } catch (error) {
+        if (!(error instanceof APIConnectionError) || error instanceof APITimeoutError) throw error;
+        failure = error;
+      }
+      if (retry >= maxRetries) throw failure;
+      await this.#sleep(retryDelay(headers, retry), signal);
+    }
+  }
+
+  /** One attempt: status, headers and body text, within `timeout`. */
+  async #attempt(request: APIRequest, timeout: number): Promise<{ status: number; headers: Headers; text: string }> {
+    const controller = new AbortController();
+    const { signal } = request;
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeout);
+    try {
+      const response = await this.#fetch(`${this.baseURL}${request.path}`, {
+        method: request.method,
+        headers: this.#headers(request.body !== undefined),
+        body: request.body === undefined ? null : JSON.stringify(request.body),
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (timedOut) throw new APITimeoutError({ timeout });
+      throw new APIConnectionError({ cause: error });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #headers(hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-openmates-sdk': VERSION };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    return headers;
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseSuccess<T>({ status, text }: { status: number; text: string }): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new OpenMatesError(`The server answered ${status} with a body that is not JSON: is baseURL the API's origin?`);
+  }
+}
+
+function checkBaseURL(baseURL: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new OpenMatesError(`baseURL must be an absolute http(s) URL such as ${DEFAULT_BASE_URL}, not "${baseURL}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OpenMatesError(`baseURL must be an http(s) URL, not "${baseURL}".`);
+  }
+  return baseURL.replace(/\/+$/, '');
+}
+
+function checkCount(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new OpenMatesError(`${name} must be a non-negative integer, not ${value}.`);
+  }
+  return value;
+}

@@ -1,0 +1,40 @@
+export type { APIRequest, ClientOptions, RequestOptions } from './client.ts';
+export { OpenMates } from './client.ts';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  MethodNotAllowedError,
+  NotFoundError,
+  OpenMatesError,
+  PayloadTooLargeError,
+  ProviderError,
+  RateLimitError,
+  ServiceUnavailableError,
+  UnsupportedMediaTypeError,
+} from './errors.ts';
+export type {
+  components,
+  ErrorCode,
+  ErrorResponse,
+  GroupError,
+  GroupErrorCode,
+  Issue,
+  MetaUrl,
+  operations,
+  paths,
+  RequestId,
+  ResultGroup,
+  SkillInfo,
+  WebSearchRequest,
+  WebSearchRequestItem,
+  WebSearchResponse,
+  WebSearchResult,
+} from './generated/openapi.ts';
+export { API_VERSION, CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, SEARCH_PATH } from './generated/openapi.ts';
+export { VERSION } from './version.ts';
+export type { SearchParams, SearchResult, SkillInfoResult } from './web-app.ts';
+export { WebApp } from './web-app.ts';

@@ -1,0 +1,38 @@
+import type { APIRequest, RequestOptions } from './client.ts';
+import { SEARCH_PATH } from './generated/openapi.ts';
+import type { paths } from './generated/openapi.ts';
+
+type Search = paths[typeof SEARCH_PATH];
+/** The body of `POST /v1/apps/web/skills/search`, as the OpenAPI document declares it. */
+export type SearchParams = Search['post']['requestBody']['content']['application/json'];
+/** The 200 answer of `POST /v1/apps/web/skills/search`. */
+export type SearchResult = Search['post']['responses'][200]['content']['application/json'];
+/** The 200 answer of `GET /v1/apps/web/skills/search`. */
+export type SkillInfoResult = Search['get']['responses'][200]['content']['application/json'];
+
+interface Requester {
+  request<T>(request: APIRequest): Promise<T>;
+}
+
+/** The `web` app's skills: `client.apps.web`. */
+export class WebApp {
+  readonly #client: Requester;
+
+  constructor(client: Requester) {
+    this.#client = client;
+  }
+
+  /**
+   * Runs a batch of 1 to 5 searches. Resolves to one result group per request item, in order; a
+   * group that failed at the provider carries `error` (when all fail, a `ProviderError` is thrown
+   * with the same response).
+   */
+  search(request: SearchParams, options: RequestOptions = {}): Promise<SearchResult> {
+    return this.#client.request<SearchResult>({ ...options, method: 'POST', path: SEARCH_PATH, body: request });
+  }
+
+  /** The skill info: limits, the provider, the options it honours, the contract fingerprint. */
+  info(options: RequestOptions = {}): Promise<SkillInfoResult> {
+    return this.#client.request<SkillInfoResult>({ ...options, method: 'GET', path: SEARCH_PATH });
+  }
+}
