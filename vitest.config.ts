@@ -7,5 +7,11 @@ export default defineConfig({
     // Fixture servers, child processes and browsers need more than the 5 s default on 2 cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Type-level tests (`*.test-d.ts`) run through tsc with the owning package's tsconfig.
+    typecheck: {
+      enabled: true,
+      include: ['packages/sdk/**/*.test-d.ts'],
+      tsconfig: 'packages/sdk/tsconfig.json',
+    },
   },
 });

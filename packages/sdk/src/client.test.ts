@@ -60,7 +60,9 @@ const ok: WebSearchResponse = WebSearchResponseSchema.parse({
   results: [
     {
       id: 'q1',
-      results: [{ title: 'AbortSignal', url: 'https://developer.mozilla.org/en-US/docs/Web/API/AbortSignal', description: '' }],
+      results: [
+        { title: 'AbortSignal', url: 'https://developer.mozilla.org/en-US/docs/Web/API/AbortSignal', description: '' },
+      ],
     },
   ],
 });
@@ -68,7 +70,11 @@ const ok: WebSearchResponse = WebSearchResponseSchema.parse({
 const allFailed: WebSearchResponse = WebSearchResponseSchema.parse({
   provider: 'Brave Search',
   results: [
-    { id: 'q1', results: [], error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' } },
+    {
+      id: 'q1',
+      results: [],
+      error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' },
+    },
   ],
   error: 'Every search failed at the provider (q1).',
   code: 'provider_timeout',
@@ -76,7 +82,11 @@ const allFailed: WebSearchResponse = WebSearchResponseSchema.parse({
 });
 
 /** A contract ErrorResponse for a code, as the server writes it. */
-function errorReply(code: ErrorCode, extra: Partial<{ issues: { path: string; message: string }[]; request_id: string }> = {}, headers: Record<string, string> = {}): Reply {
+function errorReply(
+  code: ErrorCode,
+  extra: Partial<{ issues: { path: string; message: string }[]; request_id: string }> = {},
+  headers: Record<string, string> = {},
+): Reply {
   const body = ErrorResponseSchema.parse({ error: ERROR_TABLE[code].message, code, ...extra });
   return { status: ERROR_TABLE[code].status, body, headers };
 }
@@ -191,7 +201,11 @@ describe('errors', () => {
   });
 
   it('a 502 that is not a WebSearchResponse (a proxy page) is an InternalServerError', async () => {
-    const server = await serve({ status: 502, text: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } });
+    const server = await serve({
+      status: 502,
+      text: '<html>Bad Gateway</html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const error = (await rejection(client(server.baseURL).openmates.apps.web.search(request))) as APIError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).not.toBeInstanceOf(ProviderError);
@@ -218,10 +232,10 @@ describe('retries', () => {
   });
 
   it('honours retry-after-ms over Retry-After', async () => {
-    const server = await serve(
-      errorReply('not_configured', {}, { 'retry-after-ms': '250', 'retry-after': '9' }),
-      { status: 200, body: ok },
-    );
+    const server = await serve(errorReply('not_configured', {}, { 'retry-after-ms': '250', 'retry-after': '9' }), {
+      status: 200,
+      body: ok,
+    });
     const { openmates, delays } = client(server.baseURL);
     await openmates.apps.web.search(request);
     expect(delays).toEqual([250]);

@@ -1,7 +1,7 @@
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
 import { DEFAULT_BASE_URL } from './generated/openapi.ts';
-import { isRetryableStatus, retryDelay, sleep as defaultSleep } from './retry.ts';
+import { sleep as defaultSleep, isRetryableStatus, retryDelay } from './retry.ts';
 import { VERSION } from './version.ts';
 import { WebApp } from './web-app.ts';
 
@@ -157,7 +157,9 @@ function parseSuccess<T>({ status, text }: { status: number; text: string }): T 
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new OpenMatesError(`The server answered ${status} with a body that is not JSON: is baseURL the API's origin?`);
+    throw new OpenMatesError(
+      `The server answered ${status} with a body that is not JSON: is baseURL the API's origin?`,
+    );
   }
 }
 

@@ -8,7 +8,9 @@ describe('retry timing', () => {
   });
 
   it('backs off 0.5 s × 2^n up to 8 s, jittered ±25 %', () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((n) => backoffDelay(n, () => 0.5))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 2, 3, 4, 5, 10].map((n) => backoffDelay(n, () => 0.5))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
     expect(backoffDelay(0, () => 0)).toBe(375);
     expect(backoffDelay(0, () => 0.999_999)).toBe(625);
   });

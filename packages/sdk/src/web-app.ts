@@ -1,6 +1,6 @@
 import type { APIRequest, RequestOptions } from './client.ts';
-import { SEARCH_PATH } from './generated/openapi.ts';
 import type { paths } from './generated/openapi.ts';
+import { SEARCH_PATH } from './generated/openapi.ts';
 
 type Search = paths[typeof SEARCH_PATH];
 /** The body of `POST /v1/apps/web/skills/search`, as the OpenAPI document declares it. */
