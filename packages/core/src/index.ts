@@ -1,1 +1,2 @@
 export * from './provider.ts';
+export * from './providers/index.ts';

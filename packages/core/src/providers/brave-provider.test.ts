@@ -1,0 +1,351 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
+import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../provider.ts';
+import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './brave-provider.ts';
+
+let fixture: BraveFixture;
+
+beforeAll(async () => {
+  fixture = await startBraveFixture();
+});
+afterAll(async () => {
+  await fixture.close();
+});
+beforeEach(() => {
+  fixture.reset();
+});
+
+/** A context whose sleep records the delays it was asked for and returns at once. */
+function context(signal: AbortSignal = new AbortController().signal): { context: ProviderContext; sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    context: {
+      signal,
+      now: () => 0,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    },
+  };
+}
+
+function query(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
+  return {
+    id: 1,
+    query: text,
+    count: 10,
+    country: 'US',
+    safesearch: 'moderate',
+    filter_tabloids: true,
+    fetchCount: 10,
+    ...extra,
+  };
+}
+
+function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: number } = {}) {
+  return createBraveProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, ...overrides });
+}
+
+/** The rejection of `promise`, which must reject. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await failure(promise);
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe('Brave provider: requests', () => {
+  it('sends the query with mapped options, the token header and Accept: application/json', async () => {
+    await provider().search(
+      query('rust traits', { country: 'DE', search_lang: 'ja', safesearch: 'strict' }),
+      context().context,
+    );
+    expect(fixture.requests).toHaveLength(1);
+    const [request] = fixture.requests;
+    expect(request?.method).toBe('GET');
+    expect(request?.path).toBe('/res/v1/web/search');
+    expect(request?.query).toEqual({
+      q: 'rust traits',
+      count: '10',
+      country: 'DE',
+      search_lang: 'jp',
+      safesearch: 'strict',
+      text_decorations: 'false',
+      result_filter: 'web',
+    });
+    expect(request?.headers['x-subscription-token']).toBe(CANARY_API_KEY);
+    expect(request?.headers.accept).toBe('application/json');
+  });
+
+  it("maps ISO 639-1 codes to Brave's own where they differ, and omits search_lang when none was given", async () => {
+    const brave = provider();
+    for (const lang of ['zh', 'pt', 'no', 'en', 'de']) {
+      await brave.search(query('x', { search_lang: lang }), context().context);
+    }
+    await brave.search(query('x', { country: 'ALL' }), context().context);
+    expect(fixture.requests.map((r) => r.query.search_lang)).toEqual(['zh-hans', 'pt-pt', 'nb', 'en', 'de', undefined]);
+    expect(fixture.requests.at(-1)?.query.country).toBe('ALL');
+  });
+
+  it('asks for fetchCount results, paging in 20s with offset beyond Brave’s per-call maximum', async () => {
+    const brave = provider();
+    const small = await brave.search(query('tabloids a', { fetchCount: 15 }), context().context);
+    expect(small.candidates).toHaveLength(15);
+    expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([['15', undefined]]);
+    fixture.reset();
+    const large = await brave.search(query('tabloids a', { count: 20, fetchCount: 40 }), context().context);
+    expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([
+      ['20', undefined],
+      ['20', '1'],
+    ]);
+    expect(large.candidates).toHaveLength(40);
+    expect(new Set(large.candidates.map((c) => c.url)).size).toBe(40);
+  });
+
+  it('keeps the first page when a later page fails', async () => {
+    const answer = await provider().search(query('pagefail', { count: 20, fetchCount: 40 }), context().context);
+    expect(answer.candidates).toHaveLength(20);
+    expect(fixture.requests.map((r) => r.query.offset)).toEqual([undefined, '1']);
+  });
+
+  it('stops paging when Brave has no more results', async () => {
+    const answer = await provider().search(query('empty', { count: 20, fetchCount: 40 }), context().context);
+    expect(answer.candidates).toHaveLength(0);
+    expect(fixture.requests).toHaveLength(1);
+  });
+});
+
+describe('Brave provider: answers', () => {
+  it('maps results to raw candidates, in order', async () => {
+    const answer = await provider().search(query('rust traits'), context().context);
+    expect(answer.candidates.map((c) => ({ title: c.title, url: c.url, description: c.description }))).toEqual(
+      expectedBraveResults('rust traits', 10),
+    );
+    expect(answer.candidates[0]).toMatchObject({
+      age: 'January 5, 2025',
+      language: 'en',
+      family_friendly: true,
+      favicon: 'https://imgs.search.brave.com/fixture/favicon/example.org',
+    });
+    expect(answer.suggestions).toBeUndefined();
+  });
+
+  it('passes hostile text and bad URLs through untouched: hygiene is the engine’s', async () => {
+    const hostile = await provider().search(query('hostile'), context().context);
+    expect(String(hostile.candidates[0]?.title)).toContain('<script>');
+    const bad = await provider().search(query('badurls'), context().context);
+    expect(bad.candidates.map((c) => c.url)).toContain('javascript:alert(1)');
+    expect(bad.candidates.map((c) => c.favicon)).toContain('http://example.org/favicon.ico');
+  });
+
+  it('answers zero candidates when web.results is empty or web is absent', async () => {
+    expect(await provider().search(query('empty'), context().context)).toEqual({ candidates: [] });
+    expect(await provider().search(query('noweb'), context().context)).toEqual({ candidates: [] });
+  });
+
+  it('suggests query.altered when Brave altered the query', async () => {
+    const answer = await provider().search(query('altered rust traits'), context().context);
+    expect(answer.suggestions).toEqual(['rust traits']);
+    expect(answer.candidates[0]?.url).toBe('https://example.org/rust-traits/1');
+  });
+});
+
+describe('Brave provider: errors', () => {
+  it('a rejected token is provider_auth with a message of our own', async () => {
+    for (const [brave, text] of [
+      [provider({ apiKey: 'some-wrong-key' }), 'rust'],
+      [provider(), 'badkey rust'],
+    ] as const) {
+      const error = await providerFailure(brave.search(query(text), context().context));
+      expect(error.code).toBe('provider_auth');
+      expect(error.status).toBe(422);
+      expect(error.message).toBe('Brave Search rejected the API key (HTTP 422).');
+      expect(error.message).not.toMatch(/subscription token/i);
+    }
+  });
+
+  it('a 429 once is retried after Retry-After through context.sleep, then succeeds', async () => {
+    const { context: ctx, sleeps } = context();
+    const answer = await provider().search(query('ratelimit-once x'), ctx);
+    expect(fixture.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+    expect(answer.candidates.map((c) => c.url)).toEqual(expectedBraveResults('ratelimit-once x', 10).map((r) => r.url));
+  });
+
+  it('a 429 without Retry-After waits for the reset of the exhausted X-RateLimit window', async () => {
+    const { context: ctx, sleeps } = context();
+    const answer = await provider().search(query('ratelimit-reset x'), ctx);
+    expect(sleeps).toEqual([2000]);
+    expect(answer.candidates).toHaveLength(10);
+  });
+
+  it(`a 429 on every call is retried ${BRAVE_MAX_RETRIES} times, then provider_rate_limited`, async () => {
+    const { context: ctx, sleeps } = context();
+    const error = await providerFailure(provider().search(query('ratelimit'), ctx));
+    expect(error.code).toBe('provider_rate_limited');
+    expect(error.status).toBe(429);
+    expect(fixture.requests).toHaveLength(BRAVE_MAX_RETRIES + 1);
+    expect(sleeps).toEqual(Array(BRAVE_MAX_RETRIES).fill(1000));
+  });
+
+  it('a 429 asking for longer than the cap fails at once, without waiting', async () => {
+    const { context: ctx, sleeps } = context();
+    const error = await providerFailure(provider().search(query('ratelimit-long'), ctx));
+    expect(error.code).toBe('provider_rate_limited');
+    expect(fixture.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(BRAVE_DEFAULT_RETRY_DELAY_MS).toBeLessThanOrEqual(5000);
+  });
+
+  it('a 500 whose body and headers leak the key is provider_error, and nothing thrown carries the key', async () => {
+    const error = await providerFailure(provider().search(query('error500'), context().context));
+    expect(error.code).toBe('provider_error');
+    expect(error.status).toBe(500);
+    const everything = [error.message, String(error.stack), String(error.cause), JSON.stringify(error)].join('\n');
+    expect(everything).not.toContain(CANARY_API_KEY);
+    expect(everything).not.toContain('internal.brave.example');
+    expect(everything).not.toContain('handler.js');
+  });
+
+  it('a 503 is provider_unavailable', async () => {
+    const error = await providerFailure(provider().search(query('unavailable'), context().context));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.status).toBe(503);
+  });
+
+  it('malformed JSON, an HTML page or a body of the wrong shape is provider_error', async () => {
+    for (const text of ['malformed', 'html']) {
+      const error = await providerFailure(provider().search(query(text), context().context));
+      expect(error.code, text).toBe('provider_error');
+    }
+    // Brave's own 422 for a parameter it refuses (count over 20 is never sent by us; a bad
+    // search_lang is caught by validate, so send one Brave refuses past validation).
+    const refused = await providerFailure(
+      provider().search(query('x', { fetchCount: 10, safesearch: 'maybe' as 'off' }), context().context),
+    );
+    expect(refused.code).toBe('provider_error');
+    expect(refused.status).toBe(422);
+  });
+
+  it('a 200 JSON body that is not a search answer is provider_error', async () => {
+    const other = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ type: 'search', web: { results: 'not a list' } }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
+      const error = await providerFailure(brave.search(query('x'), context().context));
+      expect(error.code).toBe('provider_error');
+      expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('a connection refused is provider_unavailable', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
+    const error = await providerFailure(brave.search(query('x'), context().context));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.message).toBe('Brave Search could not be reached.');
+  });
+
+  it('rethrows the engine’s abort as is, for the engine to map', async () => {
+    const controller = new AbortController();
+    const pending = failure(provider().search(query('slow'), context(controller.signal).context));
+    await until(() => fixture.requests.length === 1);
+    const reason = new DOMException('engine deadline', 'TimeoutError');
+    controller.abort(reason);
+    const error = await pending;
+    expect(error).not.toBeInstanceOf(ProviderError);
+    expect(error).toBe(reason);
+  });
+
+  it('its own timeoutMs turns into provider_timeout', async () => {
+    const error = await providerFailure(provider({ timeoutMs: 20 }).search(query('slow'), context().context));
+    expect(error.code).toBe('provider_timeout');
+  });
+});
+
+describe('Brave provider: validation and description', () => {
+  it('refuses more than 50 words, naming Brave and the count', () => {
+    const brave = provider();
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(brave.validate(query(words(50)), 0)).toEqual([]);
+    expect(brave.validate(query(words(51)), 3)).toEqual([
+      { path: 'requests[3].query', message: 'Brave Search accepts at most 50 words per query (this one has 51)' },
+    ]);
+  });
+
+  it('refuses a search_lang Brave does not support, at requests[i].search_lang', () => {
+    const brave = provider();
+    expect(brave.validate(query('x', { search_lang: 'ja' }), 0)).toEqual([]);
+    const issues = brave.validate(query('x', { search_lang: 'fy' }), 2);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.path).toBe('requests[2].search_lang');
+    expect(issues[0]?.message).toMatch(/^Brave Search does not support search_lang "fy"/);
+  });
+
+  it('describes itself: languages, word limit, honoured options, recipient', () => {
+    const brave = createBraveProvider({ apiKey: 'k' });
+    expect(brave.id).toBe('brave');
+    expect(brave.name).toBe('Brave Search');
+    expect(brave.recipient).toBe('api.search.brave.com');
+    expect(brave.maxQueryWords).toBe(50);
+    expect(brave.honoured).toEqual([...REQUEST_OPTIONS]);
+    expect(brave.languages).toEqual(expect.arrayContaining(['ja', 'zh', 'pt', 'no', 'nb', 'en', 'de']));
+    expect(brave.languages).not.toContain('fy');
+    expect(brave.unsupported.map((u) => u.option)).toEqual(['search_lang']);
+  });
+
+  it('is not configured without a key', () => {
+    expect(() => createBraveProvider({ apiKey: ' ' })).toThrow(ProviderNotConfiguredError);
+  });
+});
+
+describe('Brave provider: doctor', () => {
+  it('reports the key accepted, with the quota left', async () => {
+    const brave = provider();
+    const doctor = brave.doctor;
+    if (doctor === undefined) throw new Error('doctor is missing');
+    const checks = await doctor.call(brave, context().context);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]?.ok).toBe(true);
+    expect(checks[0]?.detail).toMatch(/^accepted by 127\.0\.0\.1:\d+ \(\d+ requests left/);
+    expect(fixture.requests[0]?.query.count).toBe('1');
+  });
+
+  it('reports a rejected key with a fix, never the key', async () => {
+    const brave = provider({ apiKey: 'wrong-key-for-doctor' });
+    const checks = (await brave.doctor?.(context().context)) ?? [];
+    expect(checks[0]?.ok).toBe(false);
+    expect(checks[0]?.fix).toContain('BRAVE_SEARCH_API_KEY');
+    expect(JSON.stringify(checks)).not.toContain('wrong-key-for-doctor');
+  });
+});
+
+/** Polls a condition on the event loop (no wall-clock sleeps). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000; i += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition never held');
+}

@@ -1,0 +1,376 @@
+import {
+  BRAVE_MAX_QUERY_WORDS,
+  BRAVE_MAX_RETRIES,
+  BRAVE_MAX_RETRY_AFTER_MS,
+  type Issue,
+  type NormalizedRequestItem,
+  REQUEST_OPTIONS,
+  z,
+} from '@openmates/contract';
+import {
+  type DoctorCheck,
+  type ProviderAnswer,
+  type ProviderContext,
+  ProviderError,
+  ProviderNotConfiguredError,
+  type ProviderQuery,
+  type RawCandidate,
+  type SearchProvider,
+} from '../provider.ts';
+import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './brave-languages.ts';
+
+/** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
+export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com/res/v1';
+
+/**
+ * Wait before retrying a 429 that carries neither `Retry-After` nor an exhausted `X-RateLimit-*`
+ * window (Brave's per-second window resets within a second).
+ */
+export const BRAVE_DEFAULT_RETRY_DELAY_MS = 1_000;
+
+// Brave's own wire limits for one call, not rules of our API: at most 20 results per call and
+// `offset` counts pages of `count`, at most 9.
+const BRAVE_MAX_COUNT_PER_CALL = 20;
+const BRAVE_MAX_OFFSET = 9;
+// A Brave answer of 20 results is well under 200 KB; anything far larger is not a search answer.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+// Brave error codes that mean the key (or its subscription) is the problem.
+const AUTH_CODE = /TOKEN|SUBSCRIPTION|AUTH|FORBIDDEN|NOT_ALLOWED/;
+const DOCTOR_QUERY = 'openmates';
+
+export interface BraveProviderConfig {
+  /** The Brave Search subscription token, sent as `X-Subscription-Token`. Required. */
+  apiKey: string;
+  /** Brave's API root (default `https://api.search.brave.com/res/v1`). */
+  baseUrl?: string;
+  /**
+   * The provider's own deadline per search in ms, on top of the engine's signal; when it fires
+   * the search fails with `provider_timeout` (default: none, the engine's signal decides).
+   */
+  timeoutMs?: number;
+}
+
+const BraveResultSchema = z.object({
+  title: z.unknown().optional(),
+  url: z.unknown().optional(),
+  description: z.unknown().optional(),
+  age: z.unknown().optional(),
+  page_age: z.unknown().optional(),
+  language: z.unknown().optional(),
+  family_friendly: z.unknown().optional(),
+  meta_url: z.unknown().optional(),
+});
+
+/** The parts of Brave's `WebSearchApiResponse` we read; extra fields are ignored. */
+const BraveSearchResponseSchema = z.object({
+  type: z.literal('search'),
+  query: z
+    .object({
+      original: z.unknown().optional(),
+      altered: z.unknown().optional(),
+      more_results_available: z.unknown().optional(),
+    })
+    .optional(),
+  web: z.object({ results: z.array(BraveResultSchema) }).optional(),
+});
+type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>;
+type BraveResult = z.infer<typeof BraveResultSchema>;
+
+/**
+ * The Brave Search provider: `GET {baseUrl}/web/search` with `X-Subscription-Token`.
+ *
+ * - `fetchCount` above 20 is fetched in pages of 20 (`offset` 1, 2, …, at most Brave's 9) while
+ *   Brave says more results are available; a failure on a later page keeps the earlier pages.
+ * - A 429 is retried at most `BRAVE_MAX_RETRIES` times after `Retry-After` (else the reset of the
+ *   exhausted `X-RateLimit-*` window, else `BRAVE_DEFAULT_RETRY_DELAY_MS`), waited through
+ *   `context.sleep`. A 429 asking for more than `BRAVE_MAX_RETRY_AFTER_MS` is not retried: a
+ *   sooner retry would only be refused again, so it fails at once with `provider_rate_limited`.
+ * - 401/403 and auth codes on 422 → `provider_auth`; 502/503/504 and network errors →
+ *   `provider_unavailable`; other statuses, non-JSON, malformed JSON or an unexpected shape →
+ *   `provider_error`. Messages are ours; upstream text never leaves this file.
+ * - When the engine's signal aborts, its abort error is rethrown as is: the engine maps it.
+ */
+export function createBraveProvider(config: BraveProviderConfig): SearchProvider {
+  if (config.apiKey.trim() === '') throw new ProviderNotConfiguredError('BRAVE_SEARCH_API_KEY is not set.');
+  const baseUrl = (config.baseUrl ?? BRAVE_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const endpoint = new URL(`${baseUrl}/web/search`);
+  const recipient = endpoint.host;
+  const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
+
+  async function call(params: URLSearchParams, signal: AbortSignal, context: ProviderContext, retries: number) {
+    const url = new URL(endpoint);
+    url.search = params.toString();
+    for (let attempt = 0; ; attempt += 1) {
+      let response: Response;
+      try {
+        response = await fetch(url, { headers, signal, redirect: 'manual' });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new ProviderError('provider_unavailable', 'Brave Search could not be reached.', { cause: error });
+      }
+      if (response.status === 429) {
+        await discard(response);
+        const delay = retryDelayMs(response.headers);
+        if (attempt >= retries || delay === undefined) {
+          throw new ProviderError('provider_rate_limited', 'Brave Search is rate limiting this server; retry later.', {
+            status: 429,
+          });
+        }
+        await context.sleep(delay, signal);
+        if (signal.aborted) throw signal.reason;
+        continue;
+      }
+      if (!response.ok) throw await statusError(response, signal);
+      return { body: await parseAnswer(response, signal), headers: response.headers };
+    }
+  }
+
+  function params(item: NormalizedRequestItem, count: number, offset: number): URLSearchParams {
+    const out = new URLSearchParams({ q: item.query, count: String(count) });
+    if (offset > 0) out.set('offset', String(offset));
+    out.set('country', item.country);
+    const lang = item.search_lang === undefined ? undefined : toBraveSearchLang(item.search_lang);
+    if (lang !== undefined) out.set('search_lang', lang);
+    out.set('safesearch', item.safesearch);
+    out.set('text_decorations', 'false');
+    out.set('result_filter', 'web');
+    return out;
+  }
+
+  async function run(query: ProviderQuery, signal: AbortSignal, context: ProviderContext): Promise<ProviderAnswer> {
+    const perPage = Math.min(Math.max(query.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL);
+    const pages = Math.min(Math.ceil(query.fetchCount / perPage), BRAVE_MAX_OFFSET + 1);
+    const candidates: RawCandidate[] = [];
+    const suggestions: string[] = [];
+    for (let page = 0; page < pages; page += 1) {
+      let body: BraveSearchResponse;
+      try {
+        ({ body } = await call(params(query, perPage, page), signal, context, BRAVE_MAX_RETRIES));
+      } catch (error) {
+        if (page === 0 || signal.aborted) throw error;
+        break;
+      }
+      const results = body.web?.results ?? [];
+      candidates.push(...results.map(toCandidate));
+      const altered = body.query?.altered;
+      if (page === 0 && typeof altered === 'string' && differs(altered, query.query)) suggestions.push(altered);
+      if (body.query?.more_results_available !== true || results.length < perPage) break;
+    }
+    return suggestions.length > 0 ? { candidates, suggestions } : { candidates };
+  }
+
+  return {
+    id: 'brave',
+    name: 'Brave Search',
+    recipient,
+    honoured: [...REQUEST_OPTIONS],
+    unsupported: [
+      {
+        option: 'search_lang',
+        rule: `Brave Search supports only these search_lang codes: ${BRAVE_ISO_LANGUAGES.join(', ')}`,
+      },
+    ],
+    languages: BRAVE_ISO_LANGUAGES,
+    maxQueryWords: BRAVE_MAX_QUERY_WORDS,
+
+    validate(item: NormalizedRequestItem, index: number): Issue[] {
+      const issues: Issue[] = [];
+      const words = item.query.split(/\s+/).filter((word) => word !== '').length;
+      if (words > BRAVE_MAX_QUERY_WORDS) {
+        issues.push({
+          path: `requests[${index}].query`,
+          message: `Brave Search accepts at most ${BRAVE_MAX_QUERY_WORDS} words per query (this one has ${words})`,
+        });
+      }
+      if (item.search_lang !== undefined && toBraveSearchLang(item.search_lang) === undefined) {
+        issues.push({
+          path: `requests[${index}].search_lang`,
+          message: `Brave Search does not support search_lang "${item.search_lang}" (supported: ${BRAVE_ISO_LANGUAGES.join(', ')})`,
+        });
+      }
+      return issues;
+    },
+
+    async search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer> {
+      if (config.timeoutMs === undefined) return run(query, context.signal, context);
+      const own = new AbortController();
+      const timer = setTimeout(
+        () => own.abort(new DOMException('Brave Search timed out', 'TimeoutError')),
+        config.timeoutMs,
+      );
+      try {
+        return await run(query, AbortSignal.any([context.signal, own.signal]), context);
+      } catch (error) {
+        if (!context.signal.aborted && own.signal.aborted) {
+          throw new ProviderError('provider_timeout', 'Brave Search did not answer in time.', { cause: error });
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async doctor(context: ProviderContext): Promise<DoctorCheck[]> {
+      const name = 'Brave Search API key';
+      const probe = new URLSearchParams({ q: DOCTOR_QUERY, count: '1', result_filter: 'web' });
+      try {
+        const { headers: answer } = await call(probe, context.signal, context, 0);
+        const left = lastNumber(answer.get('x-ratelimit-remaining'));
+        const quota = left === undefined ? '' : ` (${left} requests left in the current quota window)`;
+        return [{ name, ok: true, detail: `accepted by ${recipient}${quota}` }];
+      } catch (error) {
+        if (!(error instanceof ProviderError)) {
+          return [{ name, ok: false, detail: `${recipient} did not answer in time`, fix: 'Check network access.' }];
+        }
+        const fix: Record<ProviderError['code'], string> = {
+          provider_auth: 'Set BRAVE_SEARCH_API_KEY to a key from the Brave Search API dashboard.',
+          provider_rate_limited: "Wait for Brave's rate limit or monthly quota to reset, or raise the plan's limits.",
+          provider_unavailable: `Check network access to ${recipient} and BRAVE_SEARCH_BASE_URL.`,
+          provider_timeout: `Check network access to ${recipient}.`,
+          provider_error: 'Check BRAVE_SEARCH_BASE_URL points at the Brave Search API.',
+        };
+        return [{ name, ok: false, detail: error.message, fix: fix[error.code] }];
+      }
+    },
+  };
+}
+
+function toCandidate(result: BraveResult): RawCandidate {
+  const meta = result.meta_url;
+  return {
+    title: result.title,
+    url: result.url,
+    description: result.description,
+    age: result.age ?? result.page_age,
+    language: result.language,
+    family_friendly: result.family_friendly,
+    favicon: typeof meta === 'object' && meta !== null ? (meta as { favicon?: unknown }).favicon : undefined,
+  };
+}
+
+/** True when `altered` is a real change of `original`, not just case or spacing. */
+function differs(altered: string, original: string): boolean {
+  const fold = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return fold(altered) !== '' && fold(altered) !== fold(original);
+}
+
+/** Milliseconds to wait before retrying a 429, or undefined when Brave asks for longer than we wait. */
+function retryDelayMs(headers: Headers): number | undefined {
+  let ms: number | undefined;
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
+  else if (retryAfter !== undefined && !Number.isNaN(Date.parse(retryAfter))) {
+    ms = Math.max(0, Date.parse(retryAfter) - Date.now());
+  }
+  ms ??= exhaustedWindowResetMs(headers) ?? BRAVE_DEFAULT_RETRY_DELAY_MS;
+  return ms > BRAVE_MAX_RETRY_AFTER_MS ? undefined : ms;
+}
+
+/** Brave lists one entry per window (`1, 15000`); the wait is the reset of the windows at zero. */
+function exhaustedWindowResetMs(headers: Headers): number | undefined {
+  const remaining = numbers(headers.get('x-ratelimit-remaining'));
+  const reset = numbers(headers.get('x-ratelimit-reset'));
+  let ms: number | undefined;
+  remaining.forEach((left, i) => {
+    const seconds = reset[i];
+    if (left === 0 && seconds !== undefined) ms = Math.max(ms ?? 0, seconds * 1000);
+  });
+  return ms;
+}
+
+function numbers(header: string | null): number[] {
+  if (header === null) return [];
+  return header.split(',').map((part) => (/^\s*\d+\s*$/.test(part) ? Number(part) : Number.NaN));
+}
+
+function lastNumber(header: string | null): number | undefined {
+  const last = numbers(header).at(-1);
+  return last === undefined || Number.isNaN(last) ? undefined : last;
+}
+
+async function statusError(response: Response, signal: AbortSignal): Promise<ProviderError> {
+  const status = response.status;
+  let braveCode: string | undefined;
+  try {
+    const body: unknown = JSON.parse(await readBounded(response, signal));
+    const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+    if (typeof code === 'string' && /^[A-Z_]{1,64}$/.test(code)) braveCode = code;
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  // Only Brave's error code (an identifier) is kept, for logs; its text never is.
+  const cause = braveCode === undefined ? undefined : new Error(`Brave error code ${braveCode}`);
+  const options = cause === undefined ? { status } : { status, cause };
+  if (status === 401 || status === 403 || (status === 422 && braveCode !== undefined && AUTH_CODE.test(braveCode))) {
+    return new ProviderError('provider_auth', `Brave Search rejected the API key (HTTP ${status}).`, options);
+  }
+  if (status === 502 || status === 503 || status === 504) {
+    return new ProviderError('provider_unavailable', `Brave Search is unavailable (HTTP ${status}).`, options);
+  }
+  if (status >= 300 && status < 400) {
+    return new ProviderError('provider_error', `Brave Search answered with a redirect (HTTP ${status}).`, options);
+  }
+  if (status >= 500) return new ProviderError('provider_error', `Brave Search failed (HTTP ${status}).`, options);
+  return new ProviderError('provider_error', `Brave Search refused the request (HTTP ${status}).`, options);
+}
+
+async function parseAnswer(response: Response, signal: AbortSignal): Promise<BraveSearchResponse> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/\bjson\b/i.test(type)) {
+    await discard(response);
+    throw new ProviderError('provider_error', 'Brave Search answered with something other than JSON.', {
+      status: response.status,
+    });
+  }
+  const text = await readBounded(response, signal);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ProviderError('provider_error', 'Brave Search sent malformed JSON.', { status: response.status });
+  }
+  const parsed = BraveSearchResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ProviderError('provider_error', 'Brave Search sent an answer of an unexpected shape.', {
+      status: response.status,
+    });
+  }
+  return parsed.data;
+}
+
+/** Reads a body as UTF-8, refusing more than `MAX_BODY_BYTES`. */
+async function readBounded(response: Response, signal: AbortSignal): Promise<string> {
+  const tooLarge = () =>
+    new ProviderError('provider_error', 'Brave Search sent an answer too large to read.', { status: response.status });
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+    await discard(response);
+    throw tooLarge();
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ProviderError || signal.aborted) throw error;
+    throw new ProviderError('provider_unavailable', 'Brave Search closed the connection mid-answer.', {
+      status: response.status,
+      cause: error,
+    });
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
+}

@@ -1,0 +1,2 @@
+export * from './brave-languages.ts';
+export * from './brave-provider.ts';
