@@ -49,6 +49,8 @@ export async function liveProbe(config: OpenAIProviderConfig, context: ProviderC
     return checks;
   }
 
+  if (checks[0]?.ok !== true) return checks;
+
   const level2 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL2_INPUT, country: 'ALL' }, resolved);
   level2.body.max_output_tokens = OPENAI_MAX_OUTPUT_TOKENS;
   try {
@@ -59,17 +61,17 @@ export async function liveProbe(config: OpenAIProviderConfig, context: ProviderC
       return checks;
     }
     const receipt = await readReceipt(response, resolved.maxNativeSearches, context.signal);
-    const citations = receipt.annotations.filter(
-      (a) =>
-        typeof a.annotation === 'object' &&
-        a.annotation !== null &&
-        (a.annotation as { type?: unknown }).type === 'url_citation',
-    );
-    const ok = receipt.calls.length > 0 && citations.length > 0;
+    // The same citation is observed as a stream event, in its message item and in the final response.
+    const citations = new Set<string>();
+    for (const { annotation } of receipt.annotations) {
+      const { type, url } = (annotation ?? {}) as { type?: unknown; url?: unknown };
+      if (type === 'url_citation' && typeof url === 'string') citations.add(url);
+    }
+    const ok = receipt.calls.length > 0 && citations.size > 0;
     checks.push({
       name: 'openai level 2: search executed and cited',
       ok,
-      detail: `${receipt.calls.length} completed web_search_call(s), ${citations.length} url_citation annotation(s)`,
+      detail: `${receipt.calls.length} completed web_search_call(s), ${citations.size} cited URL(s)`,
       ...(ok
         ? {}
         : { fix: 'the model accepted the tool but did not cite a search; try another OPENMATES_OPENAI_SEARCH_MODEL' }),
