@@ -19,6 +19,12 @@ export interface RawCandidate {
   language?: unknown;
   family_friendly?: unknown;
   favicon?: unknown;
+  /**
+   * A note the provider generated about this result (e.g. the sentence of a hosted model's answer
+   * that cited it). Model synthesis, never a page excerpt: it is kept apart from `description`,
+   * which only ever carries text taken from the page or the index.
+   */
+  note?: unknown;
 }
 
 /** A provider's answer to one query. An empty `candidates` list means "answered, found nothing". */

@@ -1,0 +1,67 @@
+import { ProviderNotConfiguredError } from '../provider.ts';
+
+/** Where the OpenAI provider sends queries when no base URL is configured. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** The hosted-search model when none is configured (seed 000 §10.2). */
+export const OPENAI_DEFAULT_MODEL = 'gpt-5.4';
+/**
+ * Distinct native `web_search_call`s one query may run before its answer is refused. One query
+ * normally needs one or two; a loop beyond this is spending that nobody asked for.
+ */
+export const OPENAI_DEFAULT_MAX_NATIVE_SEARCHES = 4;
+
+export interface OpenAIProviderConfig {
+  /** The OpenAI API key, sent as `Authorization: Bearer`. Required. */
+  apiKey: string;
+  /** The Responses API base URL. Default `https://api.openai.com/v1`. */
+  baseUrl?: string;
+  /** The hosted-search model. Default `gpt-5.4`. */
+  model?: string;
+  /** Distinct `web_search_call` ids allowed per query; more fail the query. Default 4. */
+  maxNativeSearches?: number;
+}
+
+/** A configuration with every default applied and checked. */
+export interface ResolvedOpenAIConfig {
+  apiKey: string;
+  /** Without a trailing slash. */
+  baseUrl: string;
+  model: string;
+  maxNativeSearches: number;
+  /** The base URL's host: who receives the queries. */
+  recipient: string;
+}
+
+/**
+ * Applies defaults and checks the configuration. `requireKey: false` is for dry runs, which never
+ * send anything. Throws ProviderNotConfiguredError naming what is wrong (never the key itself).
+ */
+export function resolveOpenAIConfig(
+  config: Partial<OpenAIProviderConfig>,
+  { requireKey = true }: { requireKey?: boolean } = {},
+): ResolvedOpenAIConfig {
+  const apiKey = config.apiKey?.trim() ?? '';
+  if (requireKey && apiKey === '') throw new ProviderNotConfiguredError('OpenAI: no API key is configured.');
+  const rawBase = config.baseUrl?.trim() || OPENAI_DEFAULT_BASE_URL;
+  let base: URL;
+  try {
+    base = new URL(rawBase);
+  } catch {
+    throw new ProviderNotConfiguredError('OpenAI: the base URL is not a valid URL.');
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw new ProviderNotConfiguredError('OpenAI: the base URL must be http or https.');
+  if (base.username !== '' || base.password !== '')
+    throw new ProviderNotConfiguredError('OpenAI: the base URL must not carry credentials.');
+  const model = config.model?.trim() || OPENAI_DEFAULT_MODEL;
+  const maxNativeSearches = config.maxNativeSearches ?? OPENAI_DEFAULT_MAX_NATIVE_SEARCHES;
+  if (!Number.isSafeInteger(maxNativeSearches) || maxNativeSearches < 1)
+    throw new ProviderNotConfiguredError('OpenAI: maxNativeSearches must be a positive integer.');
+  return {
+    apiKey,
+    baseUrl: base.toString().replace(/\/+$/, ''),
+    model,
+    maxNativeSearches,
+    recipient: base.host,
+  };
+}

@@ -1,0 +1,88 @@
+import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
+import { type DoctorCheck, type ProviderContext, ProviderError } from '../provider.ts';
+import { type OpenAIProviderConfig, resolveOpenAIConfig } from './openai-config.ts';
+import { buildOpenAIRequest } from './openai-request.ts';
+import { postResponses, readReceipt } from './openai-transport.ts';
+
+/** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
+export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';
+/** Level 1's output ceiling (seed 004). */
+export const OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS = 32;
+/** Level 2 asks what training data cannot answer, so a real answer needs a real search. */
+export const OPENAI_PROBE_LEVEL2_INPUT = 'What is the latest released version of Node.js today? Cite the source.';
+
+function failure(error: unknown): string {
+  if (error instanceof ProviderError) return `${error.code}: ${error.message}`;
+  return 'the probe was cancelled or could not run';
+}
+
+/**
+ * The live two-level probe of seed 004, for `openmates doctor --live`: level 1 declares the tool
+ * and records the HTTP status; level 2 checks that a search really ran (a completed
+ * `web_search_call`) and was cited (`url_citation`). It calls OpenAI and may cost money: opt-in
+ * only. Sends fixed probe text, never a user's query.
+ */
+export async function liveProbe(config: OpenAIProviderConfig, context: ProviderContext): Promise<DoctorCheck[]> {
+  const resolved = resolveOpenAIConfig(config);
+  const checks: DoctorCheck[] = [];
+
+  const level1 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL1_INPUT, country: 'ALL' }, resolved);
+  level1.body.max_output_tokens = OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS;
+  try {
+    const response = await postResponses(level1, context.signal);
+    await response.body?.cancel().catch(() => {});
+    checks.push({
+      name: 'openai level 1: web_search accepted',
+      ok: response.status === 200,
+      detail: `HTTP ${response.status} from ${resolved.recipient} for model ${resolved.model} (acceptance only, not proof of search)`,
+      ...(response.status === 200
+        ? {}
+        : { fix: 'check the API key, the model name and the account’s access to hosted web_search' }),
+    });
+  } catch (error) {
+    checks.push({
+      name: 'openai level 1: web_search accepted',
+      ok: false,
+      detail: failure(error),
+      fix: 'check OPENAI_BASE_URL and network access',
+    });
+    return checks;
+  }
+
+  if (checks[0]?.ok !== true) return checks;
+
+  const level2 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL2_INPUT, country: 'ALL' }, resolved);
+  level2.body.max_output_tokens = OPENAI_MAX_OUTPUT_TOKENS;
+  try {
+    const response = await postResponses(level2, context.signal);
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      checks.push({ name: 'openai level 2: search executed and cited', ok: false, detail: `HTTP ${response.status}` });
+      return checks;
+    }
+    const receipt = await readReceipt(response, resolved.maxNativeSearches, context.signal);
+    // The same citation is observed as a stream event, in its message item and in the final response.
+    const citations = new Set<string>();
+    for (const { annotation } of receipt.annotations) {
+      const { type, url } = (annotation ?? {}) as { type?: unknown; url?: unknown };
+      if (type === 'url_citation' && typeof url === 'string') citations.add(url);
+    }
+    const ok = receipt.calls.length > 0 && citations.size > 0;
+    checks.push({
+      name: 'openai level 2: search executed and cited',
+      ok,
+      detail: `${receipt.calls.length} completed web_search_call(s), ${citations.size} cited URL(s)`,
+      ...(ok
+        ? {}
+        : { fix: 'the model accepted the tool but did not cite a search; try another OPENMATES_OPENAI_SEARCH_MODEL' }),
+    });
+  } catch (error) {
+    checks.push({
+      name: 'openai level 2: search executed and cited',
+      ok: false,
+      detail: failure(error),
+      fix: 'the model may accept web_search without running it; try another OPENMATES_OPENAI_SEARCH_MODEL',
+    });
+  }
+  return checks;
+}

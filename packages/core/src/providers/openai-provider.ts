@@ -1,0 +1,68 @@
+import type { Issue, NormalizedRequestItem } from '@openmates/contract';
+import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, SearchProvider } from '../provider.ts';
+import { answerFromReceipt } from './openai-candidates.ts';
+import { type OpenAIProviderConfig, resolveOpenAIConfig } from './openai-config.ts';
+import { buildOpenAIRequest } from './openai-request.ts';
+import { runOpenAISearch } from './openai-transport.ts';
+
+/** Option values OpenAI's hosted search cannot honour, refused at validation (skill info lists them). */
+export const OPENAI_UNSUPPORTED: SearchProvider['unsupported'] = [
+  {
+    option: 'safesearch',
+    rule: 'safesearch "strict" is refused: OpenAI\'s hosted web_search has no safe-search control (OpenAI applies its own content policy for "off" and "moderate" alike).',
+  },
+  {
+    option: 'search_lang',
+    rule: "search_lang is refused: OpenAI's hosted web_search has no language control; omit it.",
+  },
+];
+
+/**
+ * The OpenAI hosted `web_search` provider: one streamed Responses request per query (never
+ * retried), accepted only with a completed search receipt. Throws ProviderNotConfiguredError when
+ * the key is missing or the configuration is invalid.
+ */
+export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvider {
+  const resolved = resolveOpenAIConfig(config);
+  return {
+    id: 'openai',
+    name: `OpenAI web_search (${resolved.model})`,
+    recipient: resolved.recipient,
+    // `count` is met by the engine cutting the candidates; the tool itself takes no count.
+    honoured: ['count', 'country', 'filter_tabloids'],
+    unsupported: OPENAI_UNSUPPORTED,
+
+    validate(item: NormalizedRequestItem, index: number): Issue[] {
+      const issues: Issue[] = [];
+      if (item.safesearch === 'strict')
+        issues.push({
+          path: `requests[${index}].safesearch`,
+          message:
+            'safesearch "strict" is not supported by the OpenAI web_search provider: its hosted search has no safe-search control',
+        });
+      if (item.search_lang !== undefined)
+        issues.push({
+          path: `requests[${index}].search_lang`,
+          message:
+            'search_lang is not supported by the OpenAI web_search provider: its hosted search has no language control',
+        });
+      return issues;
+    },
+
+    async search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer> {
+      const request = buildOpenAIRequest(query, resolved);
+      const receipt = await runOpenAISearch(request, resolved.maxNativeSearches, context.signal);
+      return answerFromReceipt(receipt, query.query);
+    },
+
+    async doctor(): Promise<DoctorCheck[]> {
+      return [
+        {
+          name: 'openai configuration',
+          ok: true,
+          detail: `model ${resolved.model}; queries go to ${resolved.recipient} (a separate OpenAI search model; charges may apply); at most ${resolved.maxNativeSearches} native searches per query; API key set`,
+        },
+      ];
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderError } from '../provider.ts';
+import { parseStreamEvent } from './openai-events.ts';
+import { createReceiptTracker } from './openai-receipts.ts';
+
+// Events as they arrive on the wire, read by the same parser the provider uses.
+function run(events: Record<string, unknown>[], max = 4) {
+  const tracker = createReceiptTracker(max);
+  for (const event of events) tracker.observe(parseStreamEvent(String(event.type), JSON.stringify(event)));
+  return tracker.finish();
+}
+
+const created = { type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } };
+const completed = (output: unknown[] = [], id = 'resp_1') => ({
+  type: 'response.completed',
+  response: { id, status: 'completed', output },
+});
+const item = (status: string, query = 'q') => ({
+  id: 'ws_1',
+  type: 'web_search_call',
+  status,
+  action: { type: 'search', query, sources: [] },
+});
+const done = (value: unknown) => ({ type: 'response.output_item.done', output_index: 0, item: value });
+const callEvent = (phase: string, id = 'ws_1') => ({ type: `response.web_search_call.${phase}`, item_id: id });
+
+function rejection(events: Record<string, unknown>[]): string {
+  try {
+    run(events);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProviderError);
+    return (error as ProviderError).message;
+  }
+  throw new Error('expected the receipt rules to fail');
+}
+
+describe('receipt rules', () => {
+  it('accept a call completed only through its event', () => {
+    const receipt = run([created, callEvent('in_progress'), callEvent('completed'), completed()]);
+    expect(receipt.calls.map((c) => c.id)).toEqual(['ws_1']);
+  });
+
+  it('accept the same final item in output_item.done and in the completed response', () => {
+    const receipt = run([created, callEvent('completed'), done(item('completed')), completed([item('completed')])]);
+    expect(receipt.calls).toHaveLength(1);
+  });
+
+  it('refuse a completed event contradicted by a failed item', () => {
+    expect(rejection([created, callEvent('completed'), done(item('failed')), completed()])).toMatch(/conflicting/);
+  });
+
+  it('refuse a call that started and never finished', () => {
+    expect(rejection([created, callEvent('in_progress'), callEvent('searching'), completed()])).toMatch(
+      /never completed/,
+    );
+  });
+
+  it('refuse a completed response with another id than the created one', () => {
+    expect(rejection([created, callEvent('completed'), completed([], 'resp_2')])).toMatch(/conflicting/);
+  });
+
+  it('refuse events after the terminal one', () => {
+    expect(rejection([created, callEvent('completed'), completed(), callEvent('searching', 'ws_2')])).toMatch(
+      /after the response ended/,
+    );
+  });
+
+  it('refuse response.completed whose status is not completed', () => {
+    const odd = { type: 'response.completed', response: { id: 'resp_1', status: 'incomplete', output: [] } };
+    expect(rejection([created, callEvent('completed'), odd])).toMatch(/incomplete/);
+  });
+
+  it('count distinct call ids against the allowance, not repeated observations', () => {
+    const events = [created, callEvent('completed', 'a'), callEvent('completed', 'a'), callEvent('completed', 'b')];
+    expect(run([...events, completed()], 2).calls).toHaveLength(2);
+    expect(() => run([...events, completed()], 1)).toThrow(/more than 1 web searches/);
+  });
+
+  it('refuse an event whose SSE name differs from its type', () => {
+    expect(() => parseStreamEvent('response.completed', JSON.stringify(created))).toThrow(/malformed/);
+  });
+
+  it('refuse a known event missing a field it needs', () => {
+    expect(() => parseStreamEvent(undefined, JSON.stringify({ type: 'response.web_search_call.completed' }))).toThrow(
+      /malformed/,
+    );
+  });
+});
