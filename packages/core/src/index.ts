@@ -1,1 +1,2 @@
+export * from './hygiene/index.ts';
 export * from './provider.ts';
