@@ -73,11 +73,15 @@ const BREAKING = new Set([
   'ul',
 ]);
 
+/** In a `u` regex a well-formed pair is one code point, so only an unpaired half matches. */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
 /**
  * Turns untrusted HTML (or plain text) into plain text of at most `maxCodePoints` code points:
  * parsed by htmlparser2, tags and attributes removed, contents of `DROPPED` elements removed,
- * entities decoded exactly once (by the parser), invisible, control, bidi and tag characters
- * removed, whitespace collapsed and trimmed, NFC, then cut between graphemes (see `truncate`).
+ * entities decoded exactly once (by the parser), lone surrogates replaced by U+FFFD, invisible,
+ * control, bidi and tag characters removed, whitespace collapsed and trimmed, NFC, then cut between
+ * graphemes (see `truncate`).
  * The result may contain `<` or `&`: it is text, and must be rendered as text.
  */
 export function htmlToText(input: string, maxCodePoints: number): string {
@@ -103,6 +107,7 @@ export function htmlToText(input: string, maxCodePoints: number): string {
   );
   parser.write(input);
   parser.end();
-  // Cleaning first: removing a joiner between a letter and its mark leaves a pair NFC composes.
-  return truncate(cleanText(parts.join('')).normalize('NFC'), maxCodePoints);
+  // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
+  // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
+  return truncate(cleanText(parts.join('').replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
 }
