@@ -8,9 +8,10 @@ const WHITESPACE = /[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+/gu;
 /**
  * Invisible and format characters: C0/C1 controls, format characters (zero-width space and
  * joiners, bidi embeddings, overrides and isolates, word joiner, BOM, soft hyphen, Unicode tag
- * characters) and the Hangul fillers that render as nothing.
+ * characters), the Hangul fillers that render as nothing, and the whole Tags block: its
+ * unassigned code points (U+E0000, U+E0002–E001F) are not Cf yet render as nothing all the same.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0000}-\u{E007F}]/gu;
 
 /** True when `text` holds a character that `cleanText` would remove. */
 export function hasInvisible(text: string): boolean {

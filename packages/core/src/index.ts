@@ -1,2 +1,3 @@
+export * from './hygiene/index.ts';
 export * from './provider.ts';
 export * from './providers/index.ts';

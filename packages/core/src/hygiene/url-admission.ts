@@ -1,0 +1,33 @@
+import { hasInvisible, MAX_URL_LENGTH } from '@openmates/contract';
+
+/**
+ * Admits an untrusted URL candidate: returns its WHATWG-normalized `href` (lowercased scheme and
+ * host, default port dropped, dot segments resolved, IDNs in punycode, unsafe characters
+ * percent-encoded), or `null` when it is not a string, not an absolute URL on its own (relative
+ * URLs are refused, never resolved), not `http:`/`https:`, carries a username or password, has no
+ * hostname, holds a control or invisible character, or normalizes to more than MAX_URL_LENGTH
+ * characters. Surrounding whitespace is ignored. Query strings are kept as they are: removing a
+ * "tracking" parameter could change the resource (seed 000 §10.5).
+ */
+export function admitUrl(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const candidate = raw.trim();
+  // The URL parser silently deletes tabs and newlines (`java\nscript:`) and IDNA maps soft
+  // hyphens away; a candidate that needs either is refused rather than repaired.
+  if (candidate === '' || hasInvisible(candidate)) return null;
+  const url = URL.parse(candidate);
+  if (url === null) return null;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username !== '' || url.password !== '' || url.hostname === '') return null;
+  return url.href.length <= MAX_URL_LENGTH ? url.href : null;
+}
+
+/** Keeps the first item of each exact `url` string (URLs must already be normalized by `admitUrl`). */
+export function dedupeByUrl<T extends { url: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    if (seen.has(item.url)) return false;
+    seen.add(item.url);
+    return true;
+  });
+}
