@@ -4,3 +4,4 @@ export * from './openai-config.ts';
 export * from './openai-probe.ts';
 export * from './openai-provider.ts';
 export * from './openai-request.ts';
+export * from './registry.ts';

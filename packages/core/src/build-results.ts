@@ -1,0 +1,97 @@
+import {
+  cleanText,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_RESULTS_PER_GROUP,
+  MAX_SUGGESTION_LENGTH,
+  MAX_SUGGESTIONS,
+  MAX_TITLE_LENGTH,
+  type WebSearchResult,
+} from '@openmates/contract';
+import {
+  admitUrl,
+  isTabloid,
+  metaUrl,
+  sanitizeDescription,
+  sanitizePassthrough,
+  sanitizeTitle,
+  truncate,
+} from './hygiene/index.ts';
+import type { RawCandidate } from './provider.ts';
+
+/** What building a group's results kept and why it dropped the rest (counts only: safe to log). */
+export interface BuildStats {
+  candidates: number;
+  badUrl: number;
+  tabloid: number;
+  duplicate: number;
+}
+
+/**
+ * Turns a provider's raw candidates into contract results: URL admission, tabloid filter, exact
+ * normalized-URL dedupe, HTML to bounded plain text, redaction, and the hard ceiling of 20. The
+ * caller bounds to the item's `count` (and the source budget) afterwards.
+ */
+export function buildResults(
+  candidates: readonly RawCandidate[],
+  options: { filterTabloids: boolean; redact: (text: string) => string },
+): { results: WebSearchResult[]; stats: BuildStats } {
+  const { redact } = options;
+  const stats: BuildStats = { candidates: candidates.length, badUrl: 0, tabloid: 0, duplicate: 0 };
+  const seen = new Set<string>();
+  const results: WebSearchResult[] = [];
+  for (const candidate of candidates) {
+    const url = admitUrl(candidate.url);
+    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
+    if (url === null || redact(url) !== url) {
+      stats.badUrl += 1;
+      continue;
+    }
+    if (options.filterTabloids && isTabloid(url)) {
+      stats.tabloid += 1;
+      continue;
+    }
+    if (seen.has(url)) {
+      stats.duplicate += 1;
+      continue;
+    }
+    seen.add(url);
+    const result: WebSearchResult = {
+      title: truncate(redact(sanitizeTitle(candidate.title, url)), MAX_TITLE_LENGTH),
+      url,
+      description: truncate(redact(sanitizeDescription(candidate.description)), MAX_DESCRIPTION_LENGTH),
+    };
+    const age = sanitizePassthrough(candidate.age);
+    if (age !== undefined) result.age = redact(age);
+    const language = sanitizePassthrough(candidate.language);
+    if (language !== undefined) result.language = redact(language);
+    if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
+    result.meta_url = metaUrl(url, candidate.favicon);
+    results.push(result);
+    if (results.length === MAX_RESULTS_PER_GROUP) break;
+  }
+  return { results, stats };
+}
+
+/**
+ * Merges the groups' provider suggestions in group order: sanitized plain text, bounded like a
+ * query, without the queries themselves, deduplicated (case-insensitively), at most 5.
+ */
+export function mergeSuggestions(
+  perGroup: readonly { query: string; suggestions: readonly unknown[] }[],
+  redact: (text: string) => string,
+): string[] {
+  const queries = new Set(perGroup.map((g) => g.query.toLowerCase()));
+  const seen = new Set<string>();
+  const merged: string[] = [];
+  for (const group of perGroup)
+    for (const raw of group.suggestions) {
+      if (typeof raw !== 'string') continue;
+      const text = truncate(redact(cleanText(raw).normalize('NFC')), MAX_SUGGESTION_LENGTH);
+      const key = text.toLowerCase();
+      if (text === '' || queries.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      merged.push(text);
+      if (merged.length === MAX_SUGGESTIONS) return merged;
+    }
+  return merged;
+}

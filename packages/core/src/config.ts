@@ -1,0 +1,138 @@
+import {
+  DEFAULT_CACHE_TTL_S,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_SOURCES,
+  DEFAULT_OPENAI_TIMEOUT_MS,
+  DEFAULT_PROVIDER,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  PROVIDER_IDS,
+  type ProviderId,
+} from '@openmates/contract';
+import { z } from 'zod';
+
+/** Default endpoints of the third-party providers (SPEC §3). */
+export const DEFAULT_BRAVE_BASE_URL = 'https://api.search.brave.com/res/v1';
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_OPENAI_MODEL = 'gpt-5.4';
+
+/** The engine's configuration, parsed once from the environment by `loadConfig`. */
+export interface EngineConfig {
+  /** Which provider answers (`OPENMATES_PROVIDER`, default `local`). */
+  provider: ProviderId;
+  /** Where the choice came from, for `openmates doctor`. */
+  providerSource: 'OPENMATES_PROVIDER' | 'default';
+  brave: { apiKey?: string; baseUrl: string };
+  openai: { apiKey?: string; baseUrl: string; model: string };
+  local: { indexPath?: string };
+  /** Per provider call, retries included (default 10000; 45000 for openai). */
+  providerTimeoutMs: number;
+  /** Response cache lifetime; 0 turns the cache off (default 300). */
+  cacheTtlS: number;
+  /** Distinct result URLs admitted per invocation (default 100). */
+  maxSources: number;
+  /** Ceiling of a serialized response, in UTF-8 bytes and in UTF-16 units (default 262144). */
+  maxResponseBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** A configuration value is wrong; the message names the variable and never echoes a secret. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const wholeNumber = (name: string, min: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
+      .transform(Number)
+      .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
+      .optional(),
+  );
+
+const httpUrl = (name: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+        message: `${name} must be an http(s) URL`,
+      })
+      .transform((s) => s.replace(/\/+$/, ''))
+      .optional(),
+  );
+
+const secret = z.preprocess(blankToUndefined, z.string().optional());
+
+const EnvSchema = z.object({
+  OPENMATES_PROVIDER: z.preprocess(
+    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
+    z.enum(PROVIDER_IDS, { message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
+  ),
+  BRAVE_SEARCH_API_KEY: secret,
+  BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
+  OPENAI_API_KEY: secret,
+  OPENAI_BASE_URL: httpUrl('OPENAI_BASE_URL'),
+  OPENMATES_OPENAI_SEARCH_MODEL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
+        message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
+      })
+      .optional(),
+  ),
+  OPENMATES_INDEX: z.preprocess(blankToUndefined, z.string().optional()),
+  OPENMATES_PROVIDER_TIMEOUT_MS: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
+  OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
+  OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
+  OPENMATES_MAX_RESPONSE_BYTES: wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', 1024),
+  OPENMATES_LOG_LEVEL: z.preprocess(
+    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        message: 'OPENMATES_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .optional(),
+  ),
+});
+
+/**
+ * Parses the engine's settings from an environment (default `process.env`). Throws a ConfigError
+ * listing every bad variable, one per line.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): EngineConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
+  const e = parsed.data;
+  const provider = e.OPENMATES_PROVIDER ?? DEFAULT_PROVIDER;
+  const config: EngineConfig = {
+    provider,
+    providerSource: e.OPENMATES_PROVIDER ? 'OPENMATES_PROVIDER' : 'default',
+    brave: { baseUrl: e.BRAVE_SEARCH_BASE_URL ?? DEFAULT_BRAVE_BASE_URL },
+    openai: {
+      baseUrl: e.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL,
+      model: e.OPENMATES_OPENAI_SEARCH_MODEL ?? DEFAULT_OPENAI_MODEL,
+    },
+    local: {},
+    providerTimeoutMs:
+      e.OPENMATES_PROVIDER_TIMEOUT_MS ??
+      (provider === 'openai' ? DEFAULT_OPENAI_TIMEOUT_MS : DEFAULT_PROVIDER_TIMEOUT_MS),
+    cacheTtlS: e.OPENMATES_CACHE_TTL_S ?? DEFAULT_CACHE_TTL_S,
+    maxSources: e.OPENMATES_MAX_SOURCES ?? DEFAULT_MAX_SOURCES,
+    maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES ?? DEFAULT_MAX_RESPONSE_BYTES,
+    logLevel: e.OPENMATES_LOG_LEVEL ?? 'info',
+  };
+  if (e.BRAVE_SEARCH_API_KEY) config.brave.apiKey = e.BRAVE_SEARCH_API_KEY;
+  if (e.OPENAI_API_KEY) config.openai.apiKey = e.OPENAI_API_KEY;
+  if (e.OPENMATES_INDEX) config.local.indexPath = e.OPENMATES_INDEX;
+  return config;
+}
+
+/** Every secret the configuration holds; redaction replaces each of them in anything outgoing. */
+export function configSecrets(config: EngineConfig): string[] {
+  return [config.brave.apiKey, config.openai.apiKey].filter((s): s is string => typeof s === 'string' && s !== '');
+}

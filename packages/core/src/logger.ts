@@ -1,0 +1,43 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+/** Deeply replaces secrets in every string of a log record. */
+function redactValue(value: unknown, redact: (s: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, redact);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Structured JSON logs (pino). Records carry categories, codes, counts, elapsed times, HTTP statuses
+ * and request ids only: callers never pass query text, URLs, snippets, keys or upstream bodies.
+ * Every string still passes `redact` as a second line of defence.
+ */
+export function createLogger(options: {
+  level?: string;
+  redact: (text: string) => string;
+  /** Where lines go (default stderr, so stdout stays clean for `--json`). */
+  destination?: DestinationStream;
+}): Logger {
+  const { redact } = options;
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: 'openmates' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { log: (record) => redactValue(record, redact) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((a) => (typeof a === 'string' ? redact(a) : a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
+}

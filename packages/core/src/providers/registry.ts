@@ -1,0 +1,32 @@
+import type { EngineConfig } from '../config.ts';
+import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
+import { createBraveProvider } from './brave-provider.ts';
+import { createOpenAIProvider } from './openai-provider.ts';
+
+/**
+ * The provider `OPENMATES_PROVIDER` selects, built from the configuration. A query only ever goes
+ * to a third party selected explicitly: there is no fallback from one provider to another.
+ * Throws ProviderNotConfiguredError with a one-line reason when the selected provider lacks its key.
+ */
+export function createConfiguredProvider(config: EngineConfig): SearchProvider {
+  switch (config.provider) {
+    case 'brave':
+      if (!config.brave.apiKey)
+        throw new ProviderNotConfiguredError(
+          'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (a Brave Search API key).',
+        );
+      return createBraveProvider({ apiKey: config.brave.apiKey, baseUrl: config.brave.baseUrl });
+    case 'openai':
+      if (!config.openai.apiKey)
+        throw new ProviderNotConfiguredError('OPENMATES_PROVIDER=openai needs OPENAI_API_KEY (an OpenAI API key).');
+      return createOpenAIProvider({
+        apiKey: config.openai.apiKey,
+        baseUrl: config.openai.baseUrl,
+        model: config.openai.model,
+      });
+    case 'local':
+      throw new ProviderNotConfiguredError(
+        'The local index provider is not built yet; set OPENMATES_PROVIDER=brave or openai.',
+      );
+  }
+}

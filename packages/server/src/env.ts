@@ -1,0 +1,38 @@
+import { DEFAULT_RATE_LIMIT_PER_MIN } from '@openmates/contract';
+import { z } from 'zod';
+
+/** Server settings parsed once from the environment. */
+export interface ServerConfig {
+  /** `OPENMATES_API_KEYS`, comma-separated; empty means no key is required. */
+  apiKeys: string[];
+  /** `OPENMATES_RATE_LIMIT_PER_MIN` per key (default 60; 0 turns the limit off). */
+  rateLimitPerMin: number;
+}
+
+const EnvSchema = z.object({
+  OPENMATES_API_KEYS: z
+    .string()
+    .optional()
+    .transform((s) =>
+      (s ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  OPENMATES_RATE_LIMIT_PER_MIN: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_PER_MIN : Number(s)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 0, {
+      message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
+    }),
+});
+
+/** Parses the server's settings; throws an Error whose message names each bad variable. */
+export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  const keys = parsed.data.OPENMATES_API_KEYS;
+  if (keys.some((k) => k.length < 16)) throw new Error('OPENMATES_API_KEYS: every key must be at least 16 characters');
+  return { apiKeys: keys, rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN };
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { type ErrorCode, type Health, httpStatus, PATHS, searchStatus } from '@openmates/contract';
+import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
+import { type Engine, EngineError, errorResponse, type Logger } from '@openmates/core';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { createAuthenticator } from './auth.ts';
+import { docsResponse } from './docs-page.ts';
+import type { ServerConfig } from './env.ts';
+import { readJsonBody } from './transport.ts';
+import { appRouter, refusal } from './trpc-router.ts';
+
+export interface HandlerOptions {
+  engine: Engine;
+  /** Reported in skill info. */
+  version: string;
+  config: ServerConfig;
+  /** Answers every path that is not the API's (the web GUI); JSON 404 when absent. */
+  fallback?: (request: Request) => Promise<Response>;
+}
+
+/** Connection facts the fetch API does not carry. */
+export interface RequestInfo {
+  remoteAddress?: string;
+}
+
+export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
+
+/** The methods each API path answers, for 405 and `Allow`. */
+const ROUTES: Record<string, readonly string[]> = {
+  [PATHS.search]: ['GET', 'POST'],
+  [PATHS.openapi]: ['GET'],
+  [PATHS.health]: ['GET'],
+};
+
+const OPENAPI_BODY = JSON.stringify(openapi);
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/**
+ * The whole API as one `(Request) => Promise<Response>` handler, so it runs under node:http, inside
+ * the SvelteKit app, or anywhere else with the fetch API. REST and tRPC call the same engine.
+ */
+export function createHandler(options: HandlerOptions): FetchHandler {
+  const { engine, config } = options;
+  const log: Logger = engine.logger.child({ component: 'server' });
+  const authenticate = createAuthenticator(config.apiKeys);
+  const limiter =
+    config.rateLimitPerMin > 0 ? new RateLimiterMemory({ points: config.rateLimitPerMin, duration: 60 }) : undefined;
+  const health: Health = { status: 'ok', provider: engine.provider.id };
+
+  /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
+  async function admit(request: Request, info: RequestInfo | undefined, metered: boolean): Promise<void> {
+    const key = authenticate(request.headers.get('authorization'));
+    if (key === undefined)
+      throw new EngineError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
+    if (!limiter || !metered) return;
+    try {
+      await limiter.consume(key ?? info?.remoteAddress ?? 'anonymous');
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw Object.assign(
+        new EngineError('rate_limited', `Too many requests for this API key; retry in ${seconds} s.`),
+        { retryAfter: seconds },
+      );
+    }
+  }
+
+  function errorHeaders(error: EngineError): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="openmates", charset="UTF-8"';
+    const retryAfter = (error as EngineError & { retryAfter?: number }).retryAfter;
+    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+    return headers;
+  }
+
+  function restError(error: EngineError, requestId: string): Response {
+    const body = errorResponse(error.code, {
+      message: error.message,
+      requestId,
+      ...(error.issues ? { issues: error.issues } : {}),
+    });
+    return json(error.status, body, errorHeaders(error));
+  }
+
+  function routeError(code: ErrorCode, requestId: string, headers: Record<string, string> = {}): Response {
+    return json(httpStatus(code), errorResponse(code, { requestId }), headers);
+  }
+
+  async function search(request: Request, requestId: string): Promise<Response> {
+    const body = await readJsonBody(request);
+    const response = await engine.search(body, { requestId, signal: request.signal });
+    return json(searchStatus(response.results), response);
+  }
+
+  async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
+    let refused: EngineError | undefined;
+    let body: unknown = null;
+    try {
+      if (request.method !== 'POST')
+        throw new EngineError('method_not_allowed', 'tRPC procedures here are mutations: use POST.');
+      await admit(request, info, true);
+      body = await readJsonBody(request);
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      refused = error;
+    }
+    // tRPC gets the body already read and checked; a refused request never reaches the procedure.
+    const forwarded = new Request(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: request.signal,
+    });
+    const response = await fetchRequestHandler({
+      endpoint: PATHS.trpc,
+      req: forwarded,
+      router: appRouter,
+      allowBatching: false,
+      createContext: () => {
+        if (refused) throw refusal(refused);
+        return { engine, requestId, signal: request.signal };
+      },
+      onError: ({ error }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          log.error(
+            { event: 'trpc', request_id: requestId, error_name: error.cause?.name ?? error.name },
+            'internal error',
+          );
+      },
+    });
+    const headers = new Headers(response.headers);
+    if (refused) for (const [k, v] of Object.entries(errorHeaders(refused))) headers.set(k, v);
+    return new Response(response.body, { status: response.status, headers });
+  }
+
+  async function route(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (pathname === PATHS.trpc || pathname.startsWith(`${PATHS.trpc}/`)) return trpc(request, info, requestId);
+    if (pathname === PATHS.docs || pathname.startsWith(`${PATHS.docs}/`)) {
+      if (method !== 'GET') return routeError('method_not_allowed', requestId, { allow: 'GET, HEAD' });
+      return docsResponse(pathname) ?? routeError('not_found', requestId);
+    }
+    const allowed = ROUTES[pathname];
+    if (!allowed) return options.fallback ? options.fallback(request) : routeError('not_found', requestId);
+    if (!allowed.includes(method)) return routeError('method_not_allowed', requestId, { allow: allowed.join(', ') });
+    if (pathname === PATHS.health) return json(200, health);
+    if (pathname === PATHS.openapi)
+      return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    await admit(request, info, method === 'POST');
+    if (method === 'GET') return json(200, engine.skillInfo(options.version));
+    return search(request, requestId);
+  }
+
+  return async (request, info) => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await route(request, info, requestId);
+    } catch (error) {
+      if (error instanceof EngineError) response = restError(error, requestId);
+      else if (request.signal.aborted) response = new Response(null, { status: 499 });
+      else {
+        log.error(
+          { event: 'http', request_id: requestId, error_name: error instanceof Error ? error.name : typeof error },
+          'internal error',
+        );
+        response = routeError('internal_error', requestId);
+      }
+    }
+    const headers = new Headers(response.headers);
+    headers.set('x-request-id', requestId);
+    const { pathname } = new URL(request.url);
+    log.info(
+      {
+        event: 'http',
+        request_id: requestId,
+        method: request.method,
+        route: routeName(pathname),
+        status: response.status,
+        elapsed_ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/** The route template for logs: never the raw path, which could carry text a caller typed. */
+function routeName(pathname: string): string {
+  if (pathname in ROUTES) return pathname;
+  if (pathname.startsWith(`${PATHS.trpc}/`)) return `${PATHS.trpc}/*`;
+  if (pathname.startsWith(PATHS.docs)) return PATHS.docs;
+  return 'other';
+}

@@ -1,0 +1,4 @@
+export * from './env.ts';
+export * from './handler.ts';
+export * from './node-server.ts';
+export { type AppRouter, appRouter, createTrpcCaller, type TrpcContext } from './trpc-router.ts';

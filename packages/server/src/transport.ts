@@ -1,0 +1,44 @@
+import { MAX_BODY_BYTES } from '@openmates/contract';
+import { EngineError } from '@openmates/core';
+
+/**
+ * Reads a JSON request body under the 64 KiB limit, enforced while reading (a lying or absent
+ * Content-Length cannot get past it). Rejects with EngineError 415, 413 or 400.
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && !type?.endsWith('+json'))
+    throw new EngineError(
+      'unsupported_media_type',
+      'The request body must be JSON sent as Content-Type: application/json.',
+    );
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new EngineError('invalid_request', 'Invalid request: the body is not valid JSON.', {
+      issues: [{ path: '', message: 'the body is not valid JSON' }],
+    });
+  }
+}
+
+function tooLarge(): EngineError {
+  return new EngineError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+}
