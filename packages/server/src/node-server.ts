@@ -15,15 +15,38 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Serves a fetch handler with node:http (through @hono/node-server's request bridge). */
-export async function listen(handler: FetchHandler, options: { host: string; port: number }): Promise<RunningServer> {
-  const listener = getRequestListener((request, env) =>
+/** A node-style handler for everything that is not the API (the web GUI's built handler). */
+export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** True for the paths the API owns: `/v1/…`, `/trpc…`, `/docs…` and `/healthz`. */
+export function isApiPath(pathname: string): boolean {
+  return (
+    pathname.startsWith('/v1/') ||
+    [PATHS.trpc, PATHS.docs].some((p) => pathname === p || pathname.startsWith(`${p}/`)) ||
+    pathname === PATHS.health
+  );
+}
+
+/**
+ * Serves a fetch handler with node:http (through @hono/node-server's request bridge). With a
+ * `fallback`, paths the API does not own go to it instead, so the GUI shares the API's origin.
+ */
+export async function listen(
+  handler: FetchHandler,
+  options: { host: string; port: number; fallback?: NodeFallback },
+): Promise<RunningServer> {
+  const api = getRequestListener((request, env) =>
     handler(request, {
       remoteAddress:
         (env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress ?? '',
     }),
   );
-  const server = createServer(listener);
+  const { fallback } = options;
+  const server = createServer((request, response) => {
+    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+    if (fallback && !isApiPath(pathname)) fallback(request, response);
+    else void api(request, response);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
