@@ -35,7 +35,10 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
 }
 
 /** Reduces an ErrorResponse (any non-2xx but 502) to an outcome. */
-export function outcomeOfError(error: Pick<ErrorResponse, 'code' | 'issues'>): Outcome {
+export function outcomeOfError(error: {
+  code: ErrorResponse['code'];
+  issues?: readonly { path: string }[] | undefined;
+}): Outcome {
   const outcome: Outcome = { code: error.code, groups: [] };
   if (error.issues && error.issues.length > 0) outcome.issuePaths = error.issues.map((i) => i.path).sort();
   return outcome;

@@ -20,11 +20,11 @@ export function createSdkDriver(): SurfaceDriver {
         if (error instanceof ProviderError)
           return {
             outcome: outcomeOfResponse(error.response),
-            transcript: `${error.message}\n${JSON.stringify(error.response)}` + server.logs.join(''),
+            transcript: `${error.message}\n${JSON.stringify(error.response)}${server.logs.join('')}`,
           };
         if (!(error instanceof APIError)) throw error;
         const outcome = outcomeOfError({ code: error.code as never, issues: error.issues });
-        return { outcome, transcript: `${error.message}\n${JSON.stringify(error.body)}` + server.logs.join('') };
+        return { outcome, transcript: `${error.message}\n${JSON.stringify(error.body)}${server.logs.join('')}` };
       } finally {
         await server.close();
       }
