@@ -13,6 +13,8 @@ import {
 import { ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadServerConfig } from './env.ts';
+import { createHandler } from './handler.ts';
 import { failingProvider, startTestServer, type TestServer } from './test-support.ts';
 
 const API_KEY = 'test-api-key-0123456789abcdef';
@@ -395,6 +397,19 @@ describe('secrets', () => {
 });
 
 describe('request ids', () => {
+  it('sets x-request-id on a fallback response whose headers are immutable', async () => {
+    const handler = createHandler({
+      engine: server.engine,
+      version: '0.0.0-test',
+      config: loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0' }),
+      fallback: async () => Response.redirect('http://127.0.0.1/elsewhere', 302),
+    });
+    const response = await handler(new Request('http://127.0.0.1/gui/page'));
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('http://127.0.0.1/elsewhere');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('sets a distinct x-request-id on every response', async () => {
     const responses = await Promise.all([
       fetch(server.url + PATHS.health),

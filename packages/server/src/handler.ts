@@ -188,8 +188,16 @@ export function createHandler(options: HandlerOptions): FetchHandler {
         response = routeError('internal_error', requestId);
       }
     }
-    const headers = new Headers(response.headers);
-    headers.set('x-request-id', requestId);
+    // Set on the response itself: re-wrapping it would turn a string body into a stream, which
+    // costs the node bridge its single-write path. Immutable headers (a fallback's fetched
+    // response) are copied instead.
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      const headers = new Headers(response.headers);
+      headers.set('x-request-id', requestId);
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
     const { pathname } = new URL(request.url);
     log.info(
       {
@@ -202,7 +210,7 @@ export function createHandler(options: HandlerOptions): FetchHandler {
       },
       'request',
     );
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return response;
   };
 }
 
