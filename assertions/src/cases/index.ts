@@ -1,5 +1,6 @@
 import type { ParityCase } from '../case.ts';
 import { braveResultCases } from './brave-results.ts';
+import { budgetCases } from './budgets.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
@@ -10,6 +11,7 @@ export const CASES: readonly ParityCase[] = [
   ...validatedCases,
   ...idsCorrelatedCases,
   ...braveResultCases,
+  ...budgetCases,
   ...localCases,
   ...openaiCases,
 ];
