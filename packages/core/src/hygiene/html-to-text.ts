@@ -85,6 +85,15 @@ const LONE_SURROGATE = /\p{Cs}/gu;
  * The result may contain `<` or `&`: it is text, and must be rendered as text.
  */
 export function htmlToText(input: string, maxCodePoints: number): string {
+  // Without `<` or `&` there is no markup and no entity: the parser would return the text as is.
+  const text = input.includes('<') || input.includes('&') ? parseText(input) : input;
+  // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
+  // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
+  return truncate(cleanText(text.replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
+}
+
+/** The text content of an HTML fragment, without the contents of `DROPPED` elements. */
+function parseText(input: string): string {
   const parts: string[] = [];
   let dropDepth = 0;
   // The parser reports every open element's close (implied ones too), so the depth stays balanced
@@ -107,7 +116,5 @@ export function htmlToText(input: string, maxCodePoints: number): string {
   );
   parser.write(input);
   parser.end();
-  // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
-  // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
-  return truncate(cleanText(parts.join('').replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
+  return parts.join('');
 }
