@@ -18,6 +18,10 @@ export default defineConfig({
   plugins: [
     sveltekit({
       adapter: adapter({ out: 'build', precompress: false }),
+      // Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even with a same-origin form
+      // post, which SvelteKit's CSRF check would refuse. It lets "null" through to the `handle` hook,
+      // which admits it only with the browser's own `Sec-Fetch-Site: same-origin`.
+      csrf: { trustedOrigins: ['null'] },
       csp: {
         mode: 'hash',
         directives: {

@@ -25,6 +25,10 @@ const serverConfig = loadServerConfig(env);
 const engine = createEngine({ config, provider: createConfiguredProvider(config), extraSecrets: serverConfig.apiKeys });
 const api = createHandler({ engine, version: '0.0.0-e2e', config: serverConfig });
 
+// A key in the server's own environment must not let the GUI past the API's keys (the key test
+// proves the prompt still appears).
+if (keyed) process.env.OPENMATES_API_KEY = E2E_API_KEY;
+
 // The GUI's mountable handler, as `openmates serve` imports it (`@openmates/web/handler`).
 const { handler: gui } = await import('../handler.js');
 const server = await listen(api, { host: '127.0.0.1', port: 0, fallback: gui });

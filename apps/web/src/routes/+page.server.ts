@@ -110,11 +110,12 @@ export const actions: Actions = {
     const data = await request.formData();
     const key = String(data.get('key') ?? '').trim();
     const next = safeReturnPath(data.get('next'), url.origin);
-    if (key === '') return fail(400, { keyError: 'Enter an API key.' });
+    if (key === '') return fail(400, { keyError: 'Enter an API key.', next });
     try {
       await apiClient(apiOrigin(event), key, fetch).apps.web.info();
     } catch (error) {
-      if (error instanceof AuthenticationError) return fail(401, { keyError: 'The API did not accept that key.' });
+      if (error instanceof AuthenticationError)
+        return fail(401, { keyError: 'The API did not accept that key.', next });
       throw error;
     }
     cookies.set(KEY_COOKIE, key, {
