@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { apiKey, keyedUrl, readGroups, saveScreenshot } from './helpers.ts';
+
+test.use({ baseURL: keyedUrl() });
+
+test('with OPENMATES_API_KEYS the GUI asks for a key before it searches, and keeps it in an HttpOnly cookie', async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  // The API itself refuses a request without a key…
+  expect((await request.post('/v1/apps/web/skills/search', { data: { requests: [{ query: 'x' }] } })).status()).toBe(
+    401,
+  );
+  // …and so does the page, although the server's own environment has OPENMATES_API_KEY set.
+  await page.goto('/?q=secret+plans');
+  await expect(page.getByRole('heading', { name: 'An API key is needed' })).toBeVisible();
+  await expect(page.locator('[data-group-id]')).toHaveCount(0);
+  await expect(page.locator('[data-snippet]')).toHaveCount(0);
+  await expect(page.getByLabel('Query 1', { exact: true })).toHaveCount(0);
+  await saveScreenshot(page, testInfo, 'key-prompt');
+
+  await page.getByLabel('API key', { exact: true }).fill('not-the-right-key-0000');
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect(page.getByText('The API did not accept that key.')).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+
+  await page.getByLabel('API key', { exact: true }).fill(apiKey());
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect(page).toHaveURL(`${keyedUrl()}/?q=secret+plans`);
+  expect((await readGroups(page)).map((g) => g.results.length)).toEqual([10]);
+
+  const [cookie, ...others] = await context.cookies();
+  expect(others).toEqual([]);
+  expect(cookie).toMatchObject({ value: apiKey(), httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+  await expect(page.locator('body')).not.toContainText(apiKey());
+  await page.getByText('Use this search elsewhere').click();
+  await expect(page.locator('[data-snippet="curl"]')).toContainText('Bearer $OPENMATES_API_KEY');
+
+  await page.getByRole('button', { name: 'Forget key' }).click();
+  await expect(page.getByRole('heading', { name: 'An API key is needed' })).toBeVisible();
+  expect(await context.cookies()).toEqual([]);
+});
+
+test('the key prompt works without JavaScript', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: keyedUrl() });
+  const page = await context.newPage();
+  await page.goto('/?q=no+script&count=2');
+  await page.getByLabel('API key', { exact: true }).fill(apiKey());
+  await page.getByLabel('API key', { exact: true }).press('Enter');
+  await expect(page).toHaveURL(`${keyedUrl()}/?q=no+script&count=2`);
+  expect((await readGroups(page)).map((g) => g.results.length)).toEqual([2]);
+  await context.close();
+});
+
+test('the key form refuses other origins and never redirects off the page', async ({ request }) => {
+  const form = { key: apiKey(), next: '//evil.example/phish' };
+  const crossSite = await request.post('/?/key', {
+    form,
+    headers: { origin: 'http://evil.example', accept: 'text/html' },
+    maxRedirects: 0,
+  });
+  expect(crossSite.status()).toBe(403);
+  // `Origin: null` (what a no-referrer page sends) passes only when the browser vouches it is same-origin.
+  const nullOrigin = { origin: 'null', accept: 'text/html' };
+  const opaque = await request.post('/?/key', { form, headers: { ...nullOrigin, 'sec-fetch-site': 'cross-site' } });
+  expect(opaque.status()).toBe(403);
+  const noFetchMetadata = await request.post('/?/key', { form, headers: nullOrigin, maxRedirects: 0 });
+  expect(noFetchMetadata.status()).toBe(403);
+  const sameSite = await request.post('/?/key', {
+    form,
+    headers: { origin: keyedUrl(), accept: 'text/html' },
+    maxRedirects: 0,
+  });
+  expect(sameSite.status()).toBe(303);
+  expect(sameSite.headers().location).toBe('/');
+});

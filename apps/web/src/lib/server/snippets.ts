@@ -1,0 +1,74 @@
+import { PATHS } from '@openmates/contract';
+import type { WebSearchRequest } from '@openmates/sdk';
+
+/** The current search as something to paste elsewhere: a curl command, a CLI line, SDK code. */
+export interface Snippets {
+  curl: string;
+  cli: string;
+  sdk: string;
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_./:,=+@%-]+$/;
+
+/** Quotes a string for POSIX shells: bare when it is plainly safe, else single-quoted. */
+export function shellQuote(text: string): string {
+  if (SAFE_WORD.test(text)) return text;
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Builds the snippets for a request sent to `origin`. Keys never appear: with `needsKey` the
+ * snippets read `OPENMATES_API_KEY` from the environment instead.
+ */
+export function buildSnippets(origin: string, request: WebSearchRequest, needsKey: boolean): Snippets {
+  const body = JSON.stringify(request);
+  const curl = [
+    `curl -sS ${shellQuote(`${origin}${PATHS.search}`)}`,
+    `-H 'content-type: application/json'`,
+    ...(needsKey ? [`-H "authorization: Bearer $OPENMATES_API_KEY"`] : []),
+    `--data-raw ${shellQuote(body)}`,
+  ].join(' \\\n  ');
+
+  const sdk = [
+    `import { OpenMates } from '@openmates/sdk';`,
+    '',
+    `const client = new OpenMates({ baseURL: ${JSON.stringify(origin)}${needsKey ? ', apiKey: process.env.OPENMATES_API_KEY' : ''} });`,
+    `const response = await client.apps.web.search(${JSON.stringify(request, null, 2)});`,
+    'console.log(response.results);',
+  ].join('\n');
+
+  return { curl, cli: cliLine(origin, request), sdk };
+}
+
+/**
+ * `openmates search` takes one shared set of options for every query and no ids; a request with
+ * ids or per-query options is passed whole through `--input -` instead.
+ */
+function cliLine(origin: string, request: WebSearchRequest): string {
+  const items = request.requests;
+  const first = items[0];
+  const { id: _id, query: _query, ...options } = first ?? { query: '' };
+  const shared = items.every(
+    (item) =>
+      item.id === undefined && JSON.stringify({ ...item, query: '' }) === JSON.stringify({ ...first, query: '' }),
+  );
+  // A value of the wrong type (a count of "abc") has no flag form; --input sends it as it is.
+  const typed =
+    (options.count === undefined || typeof options.count === 'number') &&
+    (options.filter_tabloids === undefined || typeof options.filter_tabloids === 'boolean');
+  const api = `--api-url ${shellQuote(origin)}`;
+  if (!shared || !typed || first === undefined)
+    return `printf '%s' ${shellQuote(JSON.stringify(request))} | openmates search --input - ${api}`;
+
+  const flags: string[] = [api];
+  if (options.count !== undefined) flags.push(`--count ${shellQuote(String(options.count))}`);
+  if (options.country !== undefined) flags.push(`--country ${shellQuote(options.country)}`);
+  if (options.search_lang !== undefined) flags.push(`--lang ${shellQuote(options.search_lang)}`);
+  if (options.safesearch !== undefined) flags.push(`--safesearch ${shellQuote(options.safesearch)}`);
+  if (options.filter_tabloids === true) flags.push('--filter-tabloids');
+  if (options.filter_tabloids === false) flags.push('--no-filter-tabloids');
+  const queries = items.map((item) => shellQuote(item.query));
+  // `--` keeps a query that starts with a dash from being read as a flag.
+  const separator = items.some((item) => item.query.startsWith('-')) ? ['--'] : [];
+  return ['openmates search', ...flags, ...separator, ...queries].join(' ');
+}
