@@ -107,8 +107,10 @@ async function stages(file: string): Promise<Record<string, number>> {
     const result = await node([file]);
     if (result.status !== 0) throw new Error(`probe failed: ${result.stderr}`);
     if (i < 0) continue;
-    for (const [key, value] of Object.entries(JSON.parse(result.stdout) as Record<string, number>))
-      (samples[key] ??= []).push(value);
+    for (const [key, value] of Object.entries(JSON.parse(result.stdout) as Record<string, number>)) {
+      samples[key] ??= [];
+      samples[key].push(value);
+    }
   }
   return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)]));
 }
