@@ -35,8 +35,20 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
 }
 
 /** Reduces an ErrorResponse (any non-2xx but 502) to an outcome. */
-export function outcomeOfError(error: Pick<ErrorResponse, 'code' | 'issues'>): Outcome {
+export function outcomeOfError(error: {
+  code: ErrorResponse['code'];
+  issues?: readonly { path: string }[] | undefined;
+}): Outcome {
   const outcome: Outcome = { code: error.code, groups: [] };
-  if (error.issues) outcome.issuePaths = error.issues.map((i) => i.path).sort();
+  if (error.issues && error.issues.length > 0) outcome.issuePaths = error.issues.map((i) => i.path).sort();
   return outcome;
+}
+
+/** JSON with object keys sorted, so equal outcomes serialize equally whatever their key order. */
+export function canonicalOutcome(outcome: Outcome): string {
+  return JSON.stringify(outcome, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CaseEnvironment, ParityCase, SurfaceDriver } from './case.ts';
-import type { Outcome } from './outcome.ts';
+import { canonicalOutcome, type Outcome } from './outcome.ts';
 import type { CaseRun } from './report.ts';
 
 /** Throws with a readable message when `outcome` is not what the case expects. */
@@ -39,7 +39,7 @@ export async function runCase(
   runs.push(run);
   try {
     const { outcome, transcript } = await driver.run(testCase, environment);
-    run.outcome = JSON.stringify(outcome);
+    run.outcome = canonicalOutcome(outcome);
     checkOutcome(testCase, outcome);
     checkTranscript(testCase, transcript, environment);
     run.passed = true;

@@ -23,6 +23,11 @@ export const MAX_RESULTS_PER_GROUP = 20;
 export const MAX_TITLE_LENGTH = 300;
 /** Longest result description, in code points. */
 export const MAX_DESCRIPTION_LENGTH = 1000;
+/**
+ * Longest generated note on a result, in code points. A note is written by the provider's model
+ * (for example the sentence that cited the result), never an excerpt of the page.
+ */
+export const MAX_NOTE_LENGTH = 1000;
 /** Longest passthrough string (`age`, `language`), in code points. */
 export const MAX_PASSTHROUGH_LENGTH = 64;
 /** Longest result URL, in UTF-16 units of its normalized string. */
@@ -45,6 +50,14 @@ export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
 export const DEFAULT_CACHE_TTL_S = 300;
 export const DEFAULT_MAX_SOURCES = 100;
 export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
+/**
+ * Smallest accepted `OPENMATES_MAX_RESPONSE_BYTES`. Output fitting never drops a group, its id or
+ * its error, so the ceiling must hold the largest response without results that these limits
+ * allow: 5 groups with 64-code-point ids and 500-code-point error messages, the response-level
+ * error and the budget report, with every code point at its worst JSON cost (6 bytes for an
+ * escaped control character). That is about 21 KB; 32 KiB leaves room to spare.
+ */
+export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
 /** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */
 export const BRAVE_MAX_RETRIES = 2;

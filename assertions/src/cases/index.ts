@@ -1,6 +1,17 @@
 import type { ParityCase } from '../case.ts';
+import { braveResultCases } from './brave-results.ts';
+import { budgetCases } from './budgets.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
+import { localCases } from './local.ts';
+import { openaiCases } from './openai.ts';
 import { validatedCases } from './validated.ts';
 
 /** Every case of the parity suite. */
-export const CASES: readonly ParityCase[] = [...validatedCases, ...idsCorrelatedCases];
+export const CASES: readonly ParityCase[] = [
+  ...validatedCases,
+  ...idsCorrelatedCases,
+  ...braveResultCases,
+  ...budgetCases,
+  ...localCases,
+  ...openaiCases,
+];

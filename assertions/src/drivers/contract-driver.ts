@@ -11,7 +11,8 @@ export function createContractDriver(): SurfaceDriver {
     surface: 'contract',
     supports(testCase: ParityCase): boolean {
       const expected = testCase.expect;
-      if (typeof expected === 'function' || testCase.http) return false;
+      // Provider-specific rules (OpenAI's strict safesearch, say) are beyond the contract alone.
+      if (typeof expected === 'function' || testCase.http || testCase.provider !== undefined) return false;
       return (
         expected.code === 'invalid_request' ||
         (expected.code === undefined &&

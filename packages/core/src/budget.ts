@@ -1,8 +1,9 @@
 /**
  * One invocation's budgets (seed 000 §10.3–10.4): a call budget debited before dispatch and kept
- * when the call fails, and a distinct-source budget spent only by new normalized URLs. Calls are
- * admitted in the order they complete; JavaScript runs each admission to completion, so an
- * admission is atomic and a later completion sees what the earlier one spent.
+ * when the call fails, a distinct-source budget spent only by new normalized URLs, and a per-call
+ * cap (the item's `count`). Calls are admitted in the order they complete; JavaScript runs each
+ * admission to completion, so an admission is atomic and a later completion sees what the earlier
+ * one spent. A new invocation gets a new session: nothing is shared across requests.
  */
 export class BudgetSession {
   readonly maxCalls: number;
@@ -24,13 +25,18 @@ export class BudgetSession {
   }
 
   /**
-   * Admits one completed call's results in their order: a URL already admitted in this invocation
-   * is kept without spending; a new URL spends a slot while slots remain; the rest are cut.
+   * Admits one completed call's results in their order, considering only the first `perCall`
+   * (default all): a URL already admitted in this invocation is kept without spending; a new URL
+   * spends a slot while slots remain; the rest are cut. Results past `perCall` are not counted as
+   * cut: the caller never asked for them.
    */
-  admit<T extends { url: string }>(results: readonly T[]): { admitted: T[]; cut: number } {
+  admit<T extends { url: string }>(
+    results: readonly T[],
+    perCall: number = Number.POSITIVE_INFINITY,
+  ): { admitted: T[]; cut: number } {
     const admitted: T[] = [];
     let cut = 0;
-    for (const result of results) {
+    for (const result of results.slice(0, perCall)) {
       if (this.#admitted.has(result.url)) admitted.push(result);
       else if (this.#admitted.size < this.maxSources) {
         this.#admitted.add(result.url);

@@ -1,6 +1,7 @@
 import {
   cleanText,
   MAX_DESCRIPTION_LENGTH,
+  MAX_NOTE_LENGTH,
   MAX_RESULTS_PER_GROUP,
   MAX_SUGGESTION_LENGTH,
   MAX_SUGGESTIONS,
@@ -9,6 +10,7 @@ import {
 } from '@openmates/contract';
 import {
   admitUrl,
+  htmlToText,
   isTabloid,
   metaUrl,
   sanitizeDescription,
@@ -28,8 +30,8 @@ export interface BuildStats {
 
 /**
  * Turns a provider's raw candidates into contract results: URL admission, tabloid filter, exact
- * normalized-URL dedupe, HTML to bounded plain text, redaction, and the hard ceiling of 20. The
- * caller bounds to the item's `count` (and the source budget) afterwards.
+ * normalized-URL dedupe, HTML to bounded plain text (a generated `note` too), redaction, and the
+ * hard ceiling of 20. The caller bounds to the item's `count` (and the source budget) afterwards.
  */
 export function buildResults(
   candidates: readonly RawCandidate[],
@@ -66,6 +68,9 @@ export function buildResults(
     if (language !== undefined) result.language = redact(language);
     if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
     result.meta_url = metaUrl(url, candidate.favicon);
+    // Model synthesis, kept apart from the page's own description; output fitting drops it first.
+    const note = typeof candidate.note === 'string' ? htmlToText(candidate.note, MAX_NOTE_LENGTH) : '';
+    if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
     results.push(result);
     if (results.length === MAX_RESULTS_PER_GROUP) break;
   }

@@ -5,6 +5,7 @@ import {
   DEFAULT_OPENAI_TIMEOUT_MS,
   DEFAULT_PROVIDER,
   DEFAULT_PROVIDER_TIMEOUT_MS,
+  MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
   type ProviderId,
 } from '@openmates/contract';
@@ -30,7 +31,10 @@ export interface EngineConfig {
   cacheTtlS: number;
   /** Distinct result URLs admitted per invocation (default 100). */
   maxSources: number;
-  /** Ceiling of a serialized response, in UTF-8 bytes and in UTF-16 units (default 262144). */
+  /**
+   * Ceiling of a serialized response, in UTF-8 bytes and in UTF-16 units (default 262144; at least
+   * MIN_MAX_RESPONSE_BYTES, so that a response without results always fits).
+   */
   maxResponseBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -89,7 +93,7 @@ const EnvSchema = z.object({
   OPENMATES_PROVIDER_TIMEOUT_MS: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
   OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
   OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
-  OPENMATES_MAX_RESPONSE_BYTES: wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', 1024),
+  OPENMATES_MAX_RESPONSE_BYTES: wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', MIN_MAX_RESPONSE_BYTES),
   OPENMATES_LOG_LEVEL: z.preprocess(
     (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
     z

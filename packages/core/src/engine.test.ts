@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { MIN_MAX_RESPONSE_BYTES, type WebSearchResponse } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetSession } from './budget.ts';
@@ -292,5 +293,127 @@ describe('budgets', () => {
       cut: 1,
     });
     expect(budget.callsUsed).toBe(1);
+  });
+
+  it('caps each call at its count before spending, without counting the rest as cut', () => {
+    const budget = new BudgetSession({ maxCalls: 5, maxSources: 3 });
+    const urls = Array.from({ length: 6 }, (_, i) => ({ url: `https://a.example/${i}` }));
+    expect(budget.admit(urls, 2)).toEqual({ admitted: urls.slice(0, 2), cut: 0 });
+    expect(budget.admit(urls, 5)).toEqual({ admitted: urls.slice(0, 3), cut: 2 });
+    expect([budget.sourcesAdmitted, budget.sourcesCut]).toEqual([3, 2]);
+  });
+});
+
+describe('budgets over real HTTP (Brave fixture)', () => {
+  const urlsOf = (response: WebSearchResponse, index: number) => response.results[index]?.results.map((r) => r.url);
+
+  it('exercise 1 at group scale: 20 then 5 of 25 source slots, in completion order, not request order', async () => {
+    const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '25' });
+    // The slow query is submitted first; the fast one completes first and is admitted first.
+    const response = await engine.search({
+      requests: [
+        { id: 'slow', query: 'delay400 alpha', count: 20 },
+        { id: 'fast', query: 'beta', count: 20 },
+      ],
+    });
+    expect(urlsOf(response, 1)).toEqual(expectedBraveResults('beta', 20).map((r) => r.url));
+    expect(urlsOf(response, 0)).toEqual(expectedBraveResults('delay400 alpha', 5).map((r) => r.url));
+    expect(response.results.map((g) => [g.id, g.results.length, g.sources_cut])).toEqual([
+      ['slow', 5, 15],
+      ['fast', 20, undefined],
+    ]);
+    expect(response.budget).toEqual({
+      calls_used: 2,
+      max_sources: 25,
+      sources_admitted: 25,
+      sources_cut: 15,
+      notes_fitted_out: 0,
+      suggestions_fitted_out: 0,
+      results_fitted_out: 0,
+    });
+    expect(response.error).toBeUndefined();
+  });
+
+  it('gives the faster query its full share and the slower one the remainder, whichever is submitted first', async () => {
+    const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '5' });
+    const fastFirst = await engine.search({
+      requests: [
+        { id: 'fast', query: 'gamma', count: 3 },
+        { id: 'slow', query: 'delay300 delta', count: 3 },
+      ],
+    });
+    expect(fastFirst.results.map((g) => [g.id, g.results.length, g.sources_cut])).toEqual([
+      ['fast', 3, undefined],
+      ['slow', 2, 1],
+    ]);
+    const slowFirst = await engine.search({
+      requests: [
+        { id: 'slow', query: 'delay300 delta', count: 3 },
+        { id: 'fast', query: 'gamma', count: 3 },
+      ],
+    });
+    expect(slowFirst.results.map((g) => [g.id, g.results.length, g.sources_cut])).toEqual([
+      ['slow', 2, 1],
+      ['fast', 3, undefined],
+    ]);
+    expect(urlsOf(slowFirst, 0)).toEqual(expectedBraveResults('delay300 delta', 2).map((r) => r.url));
+  });
+
+  it('spends one slot for a URL repeated across groups', async () => {
+    const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '5' });
+    const response = await engine.search({
+      requests: [
+        { query: 'rust vec', count: 5 },
+        { query: 'rust  vec', count: 5 },
+      ],
+    });
+    expect(urlsOf(response, 0)).toEqual(urlsOf(response, 1));
+    expect(response.results.map((g) => g.results.length)).toEqual([5, 5]);
+    expect(response.budget).toMatchObject({ sources_admitted: 5, sources_cut: 0 });
+  });
+
+  it('keeps the debit of a failed call and spends no source for it', async () => {
+    const { engine } = braveEngine();
+    const response = await engine.search({
+      requests: [
+        { query: 'error500 x', count: 5 },
+        { query: 'rust vec', count: 4 },
+      ],
+    });
+    expect(response.results[0]?.error?.code).toBe('provider_error');
+    expect(response.budget).toMatchObject({ calls_used: 2, max_sources: 100, sources_admitted: 4, sources_cut: 0 });
+  });
+});
+
+describe('output fitting', () => {
+  const manyRequest = {
+    requests: ['many a', 'many b', 'many c', 'many d', 'many e'].map((query) => ({ query, count: 20 })),
+  };
+
+  it('fits the response under OPENMATES_MAX_RESPONSE_BYTES by cutting results from the end of the last group', async () => {
+    const { engine } = braveEngine({ OPENMATES_MAX_RESPONSE_BYTES: String(MIN_MAX_RESPONSE_BYTES) });
+    const response = await engine.search(manyRequest);
+    const json = JSON.stringify(response);
+    expect(Buffer.byteLength(json, 'utf8')).toBeLessThanOrEqual(MIN_MAX_RESPONSE_BYTES);
+    const cut = response.budget?.results_fitted_out ?? 0;
+    expect(cut).toBeGreaterThan(0);
+    expect(response.results.map((g) => g.results.length)).toEqual([20, 20, 20, 20, 20 - cut]);
+    expect(response.results[4]?.results_fitted_out).toBe(cut);
+    expect(response.results[4]?.results.map((r) => r.url)).toEqual(
+      expectedBraveResults('many e', 20 - cut).map((r) => r.url),
+    );
+    // The same search under the default ceiling is complete, and is deterministic.
+    const full = await braveEngine().engine.search(manyRequest);
+    expect(full.results.map((g) => g.results.length)).toEqual([20, 20, 20, 20, 20]);
+    expect(full.budget?.results_fitted_out).toBe(0);
+    expect(Buffer.byteLength(JSON.stringify(full), 'utf8')).toBeGreaterThan(MIN_MAX_RESPONSE_BYTES);
+    const again = await engine.search(manyRequest);
+    expect(again.results).toEqual(response.results);
+  });
+
+  it('refuses a ceiling below MIN_MAX_RESPONSE_BYTES, so a response without results always fits', () => {
+    expect(() => loadConfig({ OPENMATES_MAX_RESPONSE_BYTES: String(MIN_MAX_RESPONSE_BYTES - 1) })).toThrow(
+      /OPENMATES_MAX_RESPONSE_BYTES/,
+    );
   });
 });

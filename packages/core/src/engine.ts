@@ -24,6 +24,7 @@ import { BudgetSession } from './budget.ts';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { configSecrets, type EngineConfig } from './config.ts';
 import { describeIssues, EngineError } from './engine-error.ts';
+import { fitResponse, ResponseTooLargeError } from './fit-response.ts';
 import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
@@ -159,8 +160,9 @@ export function createEngine(options: EngineOptions): Engine {
         filterTabloids: item.filter_tabloids,
         redact,
       });
+      // Not yet bounded to `count`: the budget session applies that cap at admission.
       const value = {
-        results: results.slice(0, item.count),
+        results,
         suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [],
       };
       if (key !== undefined) cache?.set(key, value);
@@ -231,7 +233,9 @@ export function createEngine(options: EngineOptions): Engine {
           // Admission runs synchronously when the call completes: completion order, never overbooked.
           if ('error' in outcome) group.error = outcome.error;
           else {
-            group.results = budget.admit(outcome.results).admitted;
+            const { admitted, cut } = budget.admit(outcome.results, item.count);
+            group.results = admitted;
+            if (cut > 0) group.sources_cut = cut;
             (suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
           }
         }),
@@ -253,19 +257,41 @@ export function createEngine(options: EngineOptions): Engine {
       response.code = failure.code;
     }
     response.request_id = requestId;
+    response.budget = {
+      calls_used: budget.callsUsed,
+      max_sources: budget.maxSources,
+      sources_admitted: budget.sourcesAdmitted,
+      sources_cut: budget.sourcesCut,
+      notes_fitted_out: 0,
+      suggestions_fitted_out: 0,
+      results_fitted_out: 0,
+    };
+    let fitted: WebSearchResponse;
+    try {
+      fitted = fitResponse(response, config.maxResponseBytes);
+    } catch (error) {
+      if (!(error instanceof ResponseTooLargeError)) throw error;
+      log.error(
+        { event: 'search', code: 'internal_error', size: error.size, max_bytes: error.maxBytes },
+        'response does not fit even without results',
+      );
+      throw new EngineError('internal_error', undefined, { cause: error });
+    }
     log.info(
       {
         event: 'search',
         groups: groups.length,
         failed: groups.filter((g) => g.error).length,
         code: failure?.code,
-        results: groups.reduce((n, g) => n + g.results.length, 0),
+        results: fitted.results.reduce((n, g) => n + g.results.length, 0),
+        sources_admitted: budget.sourcesAdmitted,
         sources_cut: budget.sourcesCut,
+        results_fitted_out: fitted.budget?.results_fitted_out,
         elapsed_ms: Math.round(now() - started),
       },
       'search finished',
     );
-    return response;
+    return fitted;
   }
 
   function skillInfo(version: string): SkillInfo {

@@ -3,6 +3,7 @@ export * from './build-results.ts';
 export * from './config.ts';
 export * from './engine.ts';
 export * from './engine-error.ts';
+export * from './fit-response.ts';
 export * from './hygiene/index.ts';
 export * from './logger.ts';
 export * from './provider.ts';

@@ -12,7 +12,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 const INIT_SCRIPT = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({ url: '${PATHS.openapi}', dom_id: '#api', deepLinking: true, tryItOutEnabled: true });
+  window.ui = SwaggerUIBundle({ url: '${PATHS.openapi}', dom_id: '#api', deepLinking: true, tryItOutEnabled: true, validatorUrl: null });
 });
 `;
 

@@ -8,7 +8,7 @@ import { createAuthenticator } from './auth.ts';
 import { docsResponse } from './docs-page.ts';
 import type { ServerConfig } from './env.ts';
 import { readJsonBody } from './transport.ts';
-import { appRouter, refusal } from './trpc-router.ts';
+import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
 export interface HandlerOptions {
   engine: Engine;
@@ -26,11 +26,11 @@ export interface RequestInfo {
 
 export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
 
-/** The methods each API path answers, for 405 and `Allow`. */
+/** The methods each API path answers, for 405 and `Allow` (HEAD is answered wherever GET is). */
 const ROUTES: Record<string, readonly string[]> = {
-  [PATHS.search]: ['GET', 'POST'],
-  [PATHS.openapi]: ['GET'],
-  [PATHS.health]: ['GET'],
+  [PATHS.search]: ['GET', 'HEAD', 'POST'],
+  [PATHS.openapi]: ['GET', 'HEAD'],
+  [PATHS.health]: ['GET', 'HEAD'],
 };
 
 const OPENAPI_BODY = JSON.stringify(openapi);
@@ -55,11 +55,11 @@ export function createHandler(options: HandlerOptions): FetchHandler {
   const health: Health = { status: 'ok', provider: engine.provider.id };
 
   /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
-  async function admit(request: Request, info: RequestInfo | undefined, metered: boolean): Promise<void> {
+  async function admit(request: Request, info: RequestInfo | undefined): Promise<void> {
     const key = authenticate(request.headers.get('authorization'));
     if (key === undefined)
       throw new EngineError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
-    if (!limiter || !metered) return;
+    if (!limiter) return;
     try {
       await limiter.consume(key ?? info?.remoteAddress ?? 'anonymous');
     } catch (rejection) {
@@ -100,33 +100,47 @@ export function createHandler(options: HandlerOptions): FetchHandler {
   }
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
-    let refused: EngineError | undefined;
-    let body: unknown = null;
+    let body: unknown;
     try {
+      // Refusals are answered here, in tRPC's envelope: tRPC would call createContext only after
+      // its own checks, and its pre-context errors carry no request id.
       if (request.method !== 'POST')
         throw new EngineError('method_not_allowed', 'tRPC procedures here are mutations: use POST.');
-      await admit(request, info, true);
+      if (new URL(request.url).searchParams.has('batch'))
+        throw new EngineError('invalid_request', 'tRPC batching is off: send one call per request.', {
+          issues: [{ path: '', message: 'batched calls are not accepted; send one call per request' }],
+        });
+      await admit(request, info);
       body = await readJsonBody(request);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
-      refused = error;
+      const envelope = {
+        error: trpcErrorShape(
+          errorResponse(error.code, {
+            message: error.message,
+            requestId,
+            ...(error.issues ? { issues: error.issues } : {}),
+          }),
+          error.status,
+        ),
+      };
+      const headers = errorHeaders(error);
+      if (error.code === 'method_not_allowed') headers.allow = 'POST';
+      return json(error.status, envelope, headers);
     }
-    // tRPC gets the body already read and checked; a refused request never reaches the procedure.
+    // tRPC gets the body already read and checked (size, type, JSON).
     const forwarded = new Request(request.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: request.signal,
     });
-    const response = await fetchRequestHandler({
+    return fetchRequestHandler({
       endpoint: PATHS.trpc,
       req: forwarded,
       router: appRouter,
       allowBatching: false,
-      createContext: () => {
-        if (refused) throw refusal(refused);
-        return { engine, requestId, signal: request.signal };
-      },
+      createContext: () => ({ engine, requestId, signal: request.signal }),
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR')
           log.error(
@@ -135,9 +149,6 @@ export function createHandler(options: HandlerOptions): FetchHandler {
           );
       },
     });
-    const headers = new Headers(response.headers);
-    if (refused) for (const [k, v] of Object.entries(errorHeaders(refused))) headers.set(k, v);
-    return new Response(response.body, { status: response.status, headers });
   }
 
   async function route(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
@@ -154,8 +165,9 @@ export function createHandler(options: HandlerOptions): FetchHandler {
     if (pathname === PATHS.health) return json(200, health);
     if (pathname === PATHS.openapi)
       return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
-    await admit(request, info, method === 'POST');
+    // Skill info is public like the OpenAPI document it summarizes; only searches need a key.
     if (method === 'GET') return json(200, engine.skillInfo(options.version));
+    await admit(request, info);
     return search(request, requestId);
   }
 
@@ -176,8 +188,16 @@ export function createHandler(options: HandlerOptions): FetchHandler {
         response = routeError('internal_error', requestId);
       }
     }
-    const headers = new Headers(response.headers);
-    headers.set('x-request-id', requestId);
+    // Set on the response itself: re-wrapping it would turn a string body into a stream, which
+    // costs the node bridge its single-write path. Immutable headers (a fallback's fetched
+    // response) are copied instead.
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      const headers = new Headers(response.headers);
+      headers.set('x-request-id', requestId);
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
     const { pathname } = new URL(request.url);
     log.info(
       {
@@ -190,7 +210,7 @@ export function createHandler(options: HandlerOptions): FetchHandler {
       },
       'request',
     );
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return response;
   };
 }
 

@@ -42,7 +42,18 @@ export async function listen(
     }),
   );
   const { fallback } = options;
+  // Responses in progress, so that close() can end their keep-alive connections once they finish
+  // instead of waiting for the client or the keep-alive timeout.
+  const active = new Set<ServerResponse>();
+  let closing = false;
+  const endAfter = (response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+    else response.once('finish', () => response.socket?.end());
+  };
   const server = createServer((request, response) => {
+    active.add(response);
+    response.once('close', () => active.delete(response));
+    if (closing) endAfter(response);
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     if (fallback && !isApiPath(pathname)) fallback(request, response);
     else void api(request, response);
@@ -61,6 +72,8 @@ export async function listen(
     url: `http://${host}:${address.port}`,
     server,
     close(graceMs = 30_000) {
+      closing = true;
+      for (const response of active) endAfter(response);
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();

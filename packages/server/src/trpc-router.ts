@@ -7,15 +7,14 @@ import {
 } from '@openmates/contract';
 import { describeIssues, type Engine, EngineError, errorResponse } from '@openmates/core';
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 
-/** Per-request context: the engine, the request id, and a transport error found before tRPC ran. */
+/** Per-request context: the engine, the request id and the caller's abort signal. */
 export interface TrpcContext {
   engine: Engine;
   requestId: string;
   signal: AbortSignal;
-  /** Set when the body, key or rate limit was refused before the procedure could run. */
-  refused?: EngineError;
 }
 
 /** The contract's codes as tRPC codes, so tRPC answers with the contract's HTTP statuses. */
@@ -36,6 +35,11 @@ export const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
   internal_error: 'INTERNAL_SERVER_ERROR',
 };
 
+/** The contract code of each tRPC code (the first contract code that maps to it). */
+const CONTRACT_CODES = new Map<TRPCError['code'], ErrorCode>();
+for (const [code, trpcCode] of Object.entries(TRPC_CODES) as [ErrorCode, TRPCError['code']][])
+  if (!CONTRACT_CODES.has(trpcCode)) CONTRACT_CODES.set(trpcCode, code);
+
 /** The contract error a tRPC error stands for; never exposes an unexpected error's message. */
 export function contractError(error: TRPCError): ErrorResponse {
   const cause = error.cause;
@@ -47,16 +51,24 @@ export function contractError(error: TRPCError): ErrorResponse {
   }
   if (error.code === 'PARSE_ERROR')
     return errorResponse('invalid_request', { issues: [{ path: '', message: 'the body is not valid JSON' }] });
-  if (error.code === 'NOT_FOUND') return errorResponse('not_found');
-  if (error.code === 'METHOD_NOT_SUPPORTED') return errorResponse('method_not_allowed');
-  return errorResponse('internal_error');
+  // tRPC's own messages (paths, procedure types) stay out: the table's message is enough.
+  return errorResponse(CONTRACT_CODES.get(error.code) ?? 'internal_error');
+}
+
+/** The `error` member of tRPC's envelope around a contract error (also for refusals made before tRPC runs). */
+export function trpcErrorShape(body: ErrorResponse, httpStatus: number) {
+  return {
+    message: body.error,
+    code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODES[body.code]],
+    data: { ...body, httpStatus },
+  };
 }
 
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error, ctx }) {
     const body = contractError(error);
     if (ctx?.requestId) body.request_id = ctx.requestId;
-    return { message: body.error, code: shape.code, data: { ...body, httpStatus: shape.data.httpStatus } };
+    return trpcErrorShape(body, shape.data.httpStatus);
   },
 });
 
@@ -85,8 +97,3 @@ export const appRouter = t.router({
 export type AppRouter = typeof appRouter;
 
 export const createTrpcCaller = t.createCallerFactory(appRouter);
-
-/** Raised from createContext so that a refused request gets tRPC's envelope with the contract error. */
-export function refusal(error: EngineError): TRPCError {
-  return new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });
-}

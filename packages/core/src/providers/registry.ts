@@ -1,6 +1,7 @@
 import type { EngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
 import { createBraveProvider } from './brave-provider.ts';
+import { createLocalProvider, defaultIndexPath } from './local/index.ts';
 import { createOpenAIProvider } from './openai-provider.ts';
 
 /**
@@ -25,8 +26,6 @@ export function createConfiguredProvider(config: EngineConfig): SearchProvider {
         model: config.openai.model,
       });
     case 'local':
-      throw new ProviderNotConfiguredError(
-        'The local index provider is not built yet; set OPENMATES_PROVIDER=brave or openai.',
-      );
+      return createLocalProvider({ indexPath: defaultIndexPath(config.local.indexPath) });
   }
 }

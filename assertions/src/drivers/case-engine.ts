@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { createConfiguredProvider, createEngine, createLogger, type Engine, loadConfig } from '@openmates/core';
+import { createHandler, listen, loadServerConfig, type RunningServer } from '@openmates/server';
+
+/** An engine configured from a case's environment, with every log line captured for the transcript. */
+export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
+  const config = loadConfig(env);
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  // Redaction is the engine's own: the logger gets the identity, so a leak would show in the transcript.
+  const logger = createLogger({ level: 'info', redact: (s) => s, destination });
+  return createEngine({ config, provider: createConfiguredProvider(config), logger });
+}
+
+export interface CaseServer {
+  url: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A real server on loopback for one case: the same handler `openmates serve` runs. */
+export async function startCaseServer(env: Record<string, string>): Promise<CaseServer> {
+  const logs: string[] = [];
+  const engine = caseEngine(env, logs);
+  const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
+  const server: RunningServer = await listen(handler, { host: '127.0.0.1', port: 0 });
+  return {
+    url: server.url,
+    logs,
+    async close() {
+      await server.close(1_000);
+      await engine.close();
+    },
+  };
+}
+
+/** Headers and body of an HTTP answer, as text, for the transcript. */
+export async function transcriptOf(response: Response): Promise<{ text: string; transcript: string }> {
+  const text = await response.text();
+  const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+  return { text, transcript: `${response.status}\n${headers}\n\n${text}` };
+}

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ErrorResponseSchema, exitCode, searchExitCode, WebSearchResponseSchema } from '@openmates/contract';
+import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
+import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+
+const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
+
+/** Runs the real binary as a script would: `openmates search --input - --json`, request on stdin. */
+function runCli(
+  args: string[],
+  stdin: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      // Only the case's environment and what Node needs: no provider key leaks in from the parent.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** The CLI in process mode (the engine inside the child), reading the case's request from stdin. */
+export function createCliDriver(): SurfaceDriver {
+  return {
+    surface: 'cli',
+    supports: (testCase) => testCase.http === undefined,
+    async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
+      const { code, stdout, stderr } = await runCli(
+        ['search', '--input', '-', '--json'],
+        JSON.stringify(testCase.request),
+        environment.env,
+      );
+      const transcript = `exit ${code}\n${stdout}\n${stderr}`;
+      let body: unknown;
+      try {
+        body = JSON.parse(stdout);
+      } catch {
+        throw new Error(`cli printed no JSON (exit ${code}): ${stderr.split('\n')[0]}`);
+      }
+      const isResponse = body !== null && typeof body === 'object' && 'results' in body;
+      const response = isResponse ? WebSearchResponseSchema.parse(body) : undefined;
+      const error = isResponse ? undefined : ErrorResponseSchema.parse(body);
+      // The exit code is part of the CLI's contract (SPEC §2): check it with the outcome.
+      const expectedCode = response ? searchExitCode(response.results) : exitCode(error?.code ?? 'internal_error');
+      if (code !== expectedCode) throw new Error(`cli exited ${code}, the contract says ${expectedCode}`);
+      return {
+        outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
+        transcript,
+      };
+    },
+  };
+}

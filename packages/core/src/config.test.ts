@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configSecrets, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to the local provider and the SPEC §3 settings', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      provider: 'local',
+      providerSource: 'default',
+      providerTimeoutMs: 10_000,
+      cacheTtlS: 300,
+      maxSources: 100,
+      maxResponseBytes: 262_144,
+      brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
+      openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4' },
+    });
+    expect(configSecrets(config)).toEqual([]);
+  });
+
+  it('gives openai a longer default timeout, and reads every variable', () => {
+    const config = loadConfig({
+      OPENMATES_PROVIDER: ' OpenAI ',
+      OPENAI_API_KEY: 'k'.repeat(20),
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1/',
+      OPENMATES_OPENAI_SEARCH_MODEL: 'gpt-5.6-terra',
+      BRAVE_SEARCH_API_KEY: 'b'.repeat(20),
+      OPENMATES_CACHE_TTL_S: '0',
+      OPENMATES_MAX_SOURCES: '5',
+      OPENMATES_INDEX: '/tmp/x.db',
+    });
+    expect(config.provider).toBe('openai');
+    expect(config.providerSource).toBe('OPENMATES_PROVIDER');
+    expect(config.providerTimeoutMs).toBe(45_000);
+    expect(config.openai).toEqual({ apiKey: 'k'.repeat(20), baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-5.6-terra' });
+    expect(config.cacheTtlS).toBe(0);
+    expect(config.maxSources).toBe(5);
+    expect(config.local.indexPath).toBe('/tmp/x.db');
+    expect(configSecrets(config)).toEqual(['b'.repeat(20), 'k'.repeat(20)]);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ OPENMATES_PROVIDER: '', OPENMATES_CACHE_TTL_S: ' ', BRAVE_SEARCH_API_KEY: '' })).toMatchObject({
+      provider: 'local',
+      cacheTtlS: 300,
+      brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
+    });
+  });
+
+  it('names every bad variable, one per line, without echoing values', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        OPENMATES_PROVIDER: 'bing',
+        OPENMATES_CACHE_TTL_S: '-1',
+        OPENMATES_PROVIDER_TIMEOUT_MS: '1.5',
+        BRAVE_SEARCH_BASE_URL: 'ftp://secret-host',
+        OPENMATES_MAX_RESPONSE_BYTES: '10',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const lines = (error as Error).message.split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toBe('OPENMATES_PROVIDER must be one of local, brave, openai');
+    expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
+    expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);
+    expect(lines.join('\n')).not.toContain('secret-host');
+  });
+});

@@ -1,0 +1,126 @@
+import { Buffer } from 'node:buffer';
+import type { ResultGroup, WebSearchResponse, WebSearchResult } from '@openmates/contract';
+
+/**
+ * Even the response without any result, note or suggestion is over the ceiling. The engine's
+ * configuration makes this impossible (see MIN_MAX_RESPONSE_BYTES), so reaching it is a bug.
+ */
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  /** The skeleton's serialized size (the larger of UTF-8 bytes and UTF-16 units). */
+  readonly size: number;
+  readonly maxBytes: number;
+  constructor(size: number, maxBytes: number) {
+    super(`The response without results needs ${size} bytes, over the ceiling of ${maxBytes}.`);
+    this.size = size;
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** The serialized size of `value`: `JSON.stringify` in UTF-16 units and in UTF-8 bytes. */
+export function serializedSize(value: unknown): { utf16: number; utf8: number } {
+  const json = JSON.stringify(value);
+  return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
+}
+
+function fits(value: unknown, maxBytes: number): boolean {
+  const { utf16, utf8 } = serializedSize(value);
+  return utf16 <= maxBytes && utf8 <= maxBytes;
+}
+
+/** The removals fitting may make, in the order it makes them. */
+interface Plan {
+  /** Results carrying a note, as [group, result] positions: last group first, last result first. */
+  notes: [number, number][];
+  suggestions: number;
+  results: number;
+}
+
+function planOf(response: WebSearchResponse): Plan {
+  const notes: [number, number][] = [];
+  for (let g = response.results.length - 1; g >= 0; g -= 1) {
+    const results = response.results[g]?.results ?? [];
+    for (let r = results.length - 1; r >= 0; r -= 1) if (results[r]?.note !== undefined) notes.push([g, r]);
+  }
+  return {
+    notes,
+    suggestions: response.suggestions_follow_up_requests?.length ?? 0,
+    results: response.results.reduce((n, group) => n + group.results.length, 0),
+  };
+}
+
+function withoutNote(result: WebSearchResult): WebSearchResult {
+  const { note: _note, ...rest } = result;
+  return rest;
+}
+
+/** The response after the first `steps` removals of `plan`, with the removals reported. */
+function afterSteps(response: WebSearchResponse, plan: Plan, steps: number): WebSearchResponse {
+  const notesGone = plan.notes.slice(0, steps);
+  const suggestionsGone = Math.min(Math.max(steps - plan.notes.length, 0), plan.suggestions);
+  let resultsGone = Math.min(Math.max(steps - plan.notes.length - plan.suggestions, 0), plan.results);
+  const resultsCut = resultsGone;
+
+  const stripped = new Set(notesGone.map(([g, r]) => `${g}:${r}`));
+  const groups: ResultGroup[] = new Array(response.results.length);
+  for (let g = response.results.length - 1; g >= 0; g -= 1) {
+    const group = response.results[g] as ResultGroup;
+    const cut = Math.min(resultsGone, group.results.length);
+    resultsGone -= cut;
+    const results = group.results
+      .slice(0, group.results.length - cut)
+      .map((result, r) => (stripped.has(`${g}:${r}`) ? withoutNote(result) : result));
+    groups[g] =
+      cut > 0
+        ? { ...group, results, results_fitted_out: (group.results_fitted_out ?? 0) + cut }
+        : { ...group, results };
+  }
+
+  const fitted: WebSearchResponse = { ...response, results: groups };
+  const suggestions = response.suggestions_follow_up_requests;
+  if (suggestions !== undefined && suggestionsGone > 0) {
+    if (suggestionsGone < suggestions.length)
+      fitted.suggestions_follow_up_requests = suggestions.slice(0, suggestions.length - suggestionsGone);
+    else delete fitted.suggestions_follow_up_requests;
+  }
+  if (response.budget)
+    fitted.budget = {
+      ...response.budget,
+      notes_fitted_out: response.budget.notes_fitted_out + notesGone.length,
+      suggestions_fitted_out: response.budget.suggestions_fitted_out + suggestionsGone,
+      results_fitted_out: response.budget.results_fitted_out + resultsCut,
+    };
+  return fitted;
+}
+
+/**
+ * Fits a response under `maxBytes`, counted both as UTF-8 bytes and as UTF-16 units of its JSON
+ * (seed 000 §10.8). Pure and deterministic. When it is over, it removes, one at a time and in
+ * this order, until it fits: generated notes (last group first, last result first), follow-up
+ * suggestions (from the end), then results from the end of the last groups. It never removes a
+ * group, its id or its error. Each removal is counted in the group's `results_fitted_out` and in
+ * `budget` when the response carries one. Returns `response` itself when it already fits; throws
+ * ResponseTooLargeError when even the skeleton (no results, notes or suggestions) does not fit.
+ */
+export function fitResponse(response: WebSearchResponse, maxBytes: number): WebSearchResponse {
+  if (fits(response, maxBytes)) return response;
+  const plan = planOf(response);
+  const total = plan.notes.length + plan.suggestions + plan.results;
+  const skeleton = afterSteps(response, plan, total);
+  if (!fits(skeleton, maxBytes)) {
+    const { utf16, utf8 } = serializedSize(skeleton);
+    throw new ResponseTooLargeError(Math.max(utf16, utf8), maxBytes);
+  }
+  // Every removal frees more bytes than its report adds (a note frees at least 11 and a counter
+  // grows by at most one digit; a result frees at least 47 and its group's report adds at most 23),
+  // so the size falls as steps grow and bisection finds the fewest removals that fit in a handful of
+  // serializations. Whatever the sizes do, the answer is one that was measured to fit.
+  let over = 0;
+  let under = total;
+  while (under - over > 1) {
+    const mid = Math.floor((over + under) / 2);
+    if (fits(afterSteps(response, plan, mid), maxBytes)) under = mid;
+    else over = mid;
+  }
+  return under === total ? skeleton : afterSteps(response, plan, under);
+}

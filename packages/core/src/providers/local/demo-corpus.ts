@@ -1,0 +1,309 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { LocalDocument } from './local-document.ts';
+import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+
+/**
+ * The demo corpus: MDN reference pages described by `@mdn/browser-compat-data` (BCD) and the web
+ * platform features of `web-features`, built at run time from the pinned packages in node_modules so
+ * that a fresh install answers real queries offline. No third-party text is committed.
+ */
+
+/** Bumped when the way documents are derived changes, so existing demo indexes are rebuilt. */
+const BUILDER_REVISION = 1;
+/** `source` tag of demo documents; a rebuild replaces these and nothing else. */
+export const DEMO_SOURCE = 'demo';
+/** Meta key holding the demo corpus version built into an index (or `cleared`). */
+export const DEMO_META_KEY = 'demo_corpus';
+/** How long a process waits for another one building the corpus (it takes seconds). */
+const BUILD_WAIT_MS = 120_000;
+
+interface CompatStatement {
+  mdn_url?: string;
+  description?: string;
+}
+type CompatTree = { __compat?: CompatStatement } & { [key: string]: unknown };
+
+interface WebFeature {
+  kind: string;
+  name?: string;
+  description?: string;
+  compat_features?: string[];
+  caniuse?: string[];
+  spec?: string | string[];
+}
+
+const require = createRequire(import.meta.url);
+
+function packageVersion(entry: string): string {
+  const json = JSON.parse(readFileSync(join(dirname(entry), 'package.json'), 'utf8')) as { version: string };
+  return json.version;
+}
+
+function dataPaths(): { bcd: string; features: string } {
+  return { bcd: require.resolve('@mdn/browser-compat-data'), features: require.resolve('web-features/data.json') };
+}
+
+/** The version string of the demo corpus the installed packages produce, e.g. `bcd@8.1.9+web-features@3.40.0+r1`. */
+export function demoCorpusVersion(): string {
+  const paths = dataPaths();
+  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+r${BUILDER_REVISION}`;
+}
+
+/** Readable category of a BCD key prefix, longest prefix first. */
+const LABELS: [prefix: string, label: string][] = [
+  ['css.properties', 'CSS property'],
+  ['css.selectors', 'CSS selector'],
+  ['css.at-rules', 'CSS at-rule'],
+  ['css.types', 'CSS value type'],
+  ['html.elements', 'HTML element'],
+  ['html.global_attributes', 'HTML global attribute'],
+  ['html.manifest', 'Web app manifest member'],
+  ['http.headers', 'HTTP header'],
+  ['http.status', 'HTTP response status'],
+  ['http.methods', 'HTTP request method'],
+  ['svg.elements', 'SVG element'],
+  ['svg.global_attributes', 'SVG attribute'],
+  ['mathml.elements', 'MathML element'],
+  ['javascript.builtins', 'JavaScript built-in'],
+  ['javascript.statements', 'JavaScript statement'],
+  ['javascript.operators', 'JavaScript operator'],
+  ['javascript', 'JavaScript'],
+  ['webextensions.api', 'WebExtensions API'],
+  ['webextensions', 'WebExtensions'],
+  ['webassembly', 'WebAssembly'],
+  ['webdriver', 'WebDriver'],
+  ['manifests', 'Web app manifest'],
+  ['mediatypes', 'Media type'],
+  ['api', 'Web API'],
+  ['css', 'CSS'],
+  ['html', 'HTML'],
+  ['http', 'HTTP'],
+  ['svg', 'SVG'],
+  ['mathml', 'MathML'],
+];
+
+function labelFor(key: string): { label: string; depth: number } {
+  for (const [prefix, label] of LABELS)
+    if (key === prefix || key.startsWith(`${prefix}.`)) return { label, depth: prefix.split('.').length };
+  return { label: 'Web platform', depth: 1 };
+}
+
+/** How a feature's own name reads at the top of its category (`<div>`, `@media`, `<length>`). */
+function decorate(prefix: string, name: string): string {
+  if (prefix.endsWith('elements')) return `<${name}>`;
+  if (prefix === 'css.at-rules') return `@${name}`;
+  if (prefix === 'css.types') return `<${name}>`;
+  return name;
+}
+
+/** A member of an interface or object, as MDN titles it. */
+function memberName(leaf: string, owner: string, isMethod: boolean): string {
+  if (leaf === owner) return `${leaf}() constructor`;
+  if (leaf.endsWith('_event')) return `${leaf.slice(0, -'_event'.length)} event`;
+  if (leaf.endsWith('_static')) {
+    const base = leaf.slice(0, -'_static'.length);
+    return isMethod ? `${base}() static method` : `${base} static property`;
+  }
+  if (leaf.endsWith('_parameter')) return `${leaf.slice(0, -'_parameter'.length)} parameter`;
+  if (leaf === '@@iterator') return '[Symbol.iterator]()';
+  return isMethod ? `${leaf}() method` : leaf;
+}
+
+/**
+ * The title of the MDN page of a BCD key: `api.AbortController` → `AbortController`,
+ * `api.AbortController.abort` → `AbortController: abort() method`, `css.properties.color` →
+ * `color CSS property`. `description` is BCD's own short label (plain text), used when present.
+ */
+export function bcdTitle(key: string, description: string | undefined, isMethod: boolean): string {
+  const parts = key.split('.');
+  const { label, depth } = labelFor(key);
+  const prefix = parts.slice(0, depth).join('.');
+  const own = parts.slice(depth);
+  const [head, ...rest] = own;
+  if (head === undefined) return description || label;
+  if (rest.length === 0) {
+    const name = description || decorate(prefix, head);
+    return prefix === 'api' || prefix === 'javascript.builtins' ? name : `${name} ${label}`;
+  }
+  const owner = [decorate(prefix, head), ...rest.slice(0, -1)].join('.');
+  const leaf = rest.at(-1) ?? head;
+  return `${owner}: ${description || memberName(leaf, head, isMethod)}`;
+}
+
+interface Entry {
+  key: string;
+  description: string | undefined;
+  isMethod: boolean;
+}
+
+function collectBcd(tree: Record<string, unknown>, htmlToText: (html: string) => string): Map<string, Entry[]> {
+  const byUrl = new Map<string, Entry[]>();
+  const walk = (node: CompatTree, path: string[]) => {
+    const compat = node.__compat;
+    const children = Object.keys(node).filter((key) => key !== '__compat');
+    if (compat?.mdn_url !== undefined && path.length > 1) {
+      const entries = byUrl.get(compat.mdn_url) ?? [];
+      entries.push({
+        key: path.join('.'),
+        description: compat.description ? htmlToText(compat.description) : undefined,
+        // BCD records a method's parameters as `*_parameter` sub-features; nothing else says "method".
+        isMethod: children.some((child) => child.endsWith('_parameter')),
+      });
+      byUrl.set(compat.mdn_url, entries);
+    }
+    for (const child of children) {
+      const value = node[child];
+      if (typeof value === 'object' && value !== null) walk(value as CompatTree, [...path, child]);
+    }
+  };
+  for (const [category, value] of Object.entries(tree))
+    if (category !== '__meta' && category !== 'browsers' && typeof value === 'object' && value !== null)
+      walk(value as CompatTree, [category]);
+  return byUrl;
+}
+
+/** The web feature a BCD key belongs to: its own listing, else its nearest listed ancestor's. */
+function featureOf(key: string, byKey: Map<string, WebFeature>): WebFeature | undefined {
+  for (let parts = key.split('.'); parts.length > 1; parts = parts.slice(0, -1)) {
+    const feature = byKey.get(parts.join('.'));
+    if (feature !== undefined) return feature;
+  }
+  return undefined;
+}
+
+/** Words a reader might search for in a key: `api.AbortSignal.abort_static` → `AbortSignal abort static`. */
+function readableKey(key: string): string {
+  return key.split('.').slice(1).join(' ').replaceAll('_', ' ').replaceAll('@@', '');
+}
+
+/** Builds the demo documents from the installed data packages (about 13,000; takes about a second). */
+export async function demoDocuments(): Promise<LocalDocument[]> {
+  const { htmlToText } = await import('./html-text.ts');
+  const paths = dataPaths();
+  const bcd = JSON.parse(readFileSync(paths.bcd, 'utf8')) as Record<string, unknown>;
+  const { features } = JSON.parse(readFileSync(paths.features, 'utf8')) as { features: Record<string, WebFeature> };
+
+  const byKey = new Map<string, WebFeature>();
+  const docs: LocalDocument[] = [];
+  for (const [id, feature] of Object.entries(features)) {
+    if (feature.kind !== 'feature' || !feature.name) continue;
+    for (const key of feature.compat_features ?? []) byKey.set(key, feature);
+    const specs = typeof feature.spec === 'string' ? [feature.spec] : (feature.spec ?? []);
+    const doc: LocalDocument = {
+      url: `https://webstatus.dev/features/${encodeURIComponent(id)}`,
+      title: `${feature.name} (web platform feature)`,
+      body: [
+        feature.name,
+        feature.description ?? '',
+        `Feature id: ${id}.`,
+        feature.compat_features?.length ? `Covers ${feature.compat_features.map(readableKey).join(', ')}.` : '',
+        feature.caniuse?.length ? `Can I use: ${feature.caniuse.join(', ')}.` : '',
+        specs.length ? `Specification: ${specs.join(' ')}` : '',
+      ]
+        .filter((part) => part !== '')
+        .join('\n'),
+      language: 'en',
+      family_friendly: true,
+    };
+    if (feature.description) doc.description = feature.description;
+    docs.push(doc);
+  }
+
+  const pages = collectBcd(bcd, htmlToText);
+  // An interface's page lists its members, as MDN's does, so `fetch abort` finds AbortController.
+  const members = new Map<string, string[]>();
+  for (const entries of pages.values())
+    for (const entry of entries) {
+      const parts = entry.key.split('.');
+      const leaf = parts.at(-1) ?? '';
+      const parent = parts.slice(0, -1).join('.');
+      const names = members.get(parent) ?? [];
+      names.push(entry.description || memberName(leaf, parts.at(-2) ?? '', entry.isMethod));
+      members.set(parent, names);
+    }
+  for (const [url, entries] of pages) {
+    // Several keys can share one page (a method and its parameters); the shortest key names it.
+    entries.sort((a, b) => a.key.split('.').length - b.key.split('.').length || a.key.localeCompare(b.key));
+    const primary = entries[0];
+    if (primary === undefined) continue;
+    const title = bcdTitle(primary.key, primary.description, primary.isMethod);
+    const feature = entries.map((entry) => featureOf(entry.key, byKey)).find((found) => found !== undefined);
+    const lines = [
+      `${labelFor(primary.key).label} reference on MDN Web Docs: ${entries.map((entry) => readableKey(entry.key)).join(', ')}.`,
+    ];
+    const own = members.get(primary.key);
+    if (own !== undefined) lines.push(`Members: ${own.join(', ')}.`);
+    if (feature?.name) lines.push(`Part of ${feature.name}: ${feature.description ?? ''}`);
+    const doc: LocalDocument = {
+      url,
+      title,
+      body: lines.join('\n'),
+      language: 'en',
+      family_friendly: true,
+    };
+    const description = feature?.description ?? primary.description;
+    if (description) doc.description = description;
+    docs.push(doc);
+  }
+  return docs;
+}
+
+/** What `ensureDemoCorpus` did. */
+export interface DemoCorpusResult {
+  /** True when this call built (or rebuilt) the corpus; false when it was already there or not wanted. */
+  built: boolean;
+  version: string;
+  documents: number;
+}
+
+/**
+ * Whether the index wants the demo corpus: it has never had one and holds nothing, or it has an
+ * older version. An index the user cleared, or filled with their own documents first, is left alone.
+ */
+function wantsDemo(index: LocalIndex, version: string): boolean {
+  const recorded = index.getMeta(DEMO_META_KEY);
+  if (recorded === undefined) return index.count() === 0;
+  return recorded !== 'cleared' && recorded !== version;
+}
+
+/**
+ * Builds the demo corpus into `index` under SQLite's write lock, when it wants one (see above).
+ * The check runs again once the lock is held, so a server and a CLI starting together build it
+ * once; the lock is released by the OS if the builder dies, so there is no stale lock to clean.
+ * `force` rebuilds the demo documents whatever the index holds (`openmates index add --demo`).
+ */
+export async function ensureDemoCorpusIn(
+  index: LocalIndex,
+  onProgress?: (progress: AddProgress) => void,
+  options: { force?: boolean } = {},
+): Promise<DemoCorpusResult> {
+  const version = demoCorpusVersion();
+  const wanted = () => options.force === true || wantsDemo(index, version);
+  if (!wanted()) return { built: false, version, documents: index.count() };
+  const docs = await demoDocuments();
+  const built = index.exclusive(() => {
+    if (!wanted()) return false;
+    index.removeSource(DEMO_SOURCE);
+    const result = index.addDocuments(docs, onProgress, { source: DEMO_SOURCE });
+    if (result.rejected > 0)
+      throw new LocalIndexError(`the demo corpus has ${result.rejected} invalid documents (a builder bug)`);
+    index.setMeta(DEMO_META_KEY, version);
+    return true;
+  }, BUILD_WAIT_MS);
+  return { built, version, documents: index.count() };
+}
+
+/** Opens the index at `indexPath`, builds the demo corpus when it wants one, and closes it. */
+export async function ensureDemoCorpus(
+  indexPath: string,
+  onProgress?: (progress: AddProgress) => void,
+): Promise<DemoCorpusResult> {
+  const index = openIndex(indexPath);
+  try {
+    return await ensureDemoCorpusIn(index, onProgress);
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,27 @@
+export {
+  DEMO_META_KEY,
+  DEMO_SOURCE,
+  type DemoCorpusResult,
+  demoCorpusVersion,
+  demoDocuments,
+  ensureDemoCorpus,
+  ensureDemoCorpusIn,
+} from './demo-corpus.ts';
+export { buildMatchExpression, type MatchMode } from './fts-query.ts';
+export { defaultIndexPath, type IndexPathEnvironment, resolveIndexPath } from './index-path.ts';
+export { type IngestProblem, type IngestProgress, type IngestResult, ingestPaths } from './ingest-paths.ts';
+export type { LocalDocument } from './local-document.ts';
+export {
+  type AddOptions,
+  type AddProgress,
+  type AddResult,
+  BM25_WEIGHTS,
+  type LocalHit,
+  type LocalIndex,
+  LocalIndexError,
+  type LocalIndexStats,
+  type LocalSearchOptions,
+  openIndex,
+} from './local-index.ts';
+export { createLocalProvider, type LocalProvider, type LocalProviderConfig } from './local-provider.ts';
+export { identifierParts, splitIdentifier } from './split-identifiers.ts';

@@ -1,0 +1,225 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalDocument } from './local-document.ts';
+import { type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+
+let dir: string;
+let index: LocalIndex;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'openmates-index-'));
+  index = openIndex(join(dir, 'nested', 'index.db'));
+});
+
+afterEach(() => {
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const doc = (url: string, title: string, body: string, extra: Partial<LocalDocument> = {}): LocalDocument => ({
+  url: `https://example.com/${url}`,
+  title,
+  body,
+  ...extra,
+});
+
+const urls = (query: string, options: Parameters<LocalIndex['search']>[1] = { limit: 10 }) =>
+  index.search(query, options).map((hit) => hit.url.replace('https://example.com/', ''));
+
+describe('openIndex', () => {
+  it('creates the index with its folder, empty, in WAL mode', () => {
+    expect(index.count()).toBe(0);
+    expect(index.stats()).toMatchObject({ documents: 0, languages: {}, sources: {} });
+  });
+
+  it('refuses a file that is not an index, with a one-line reason', () => {
+    const path = join(dir, 'not-an-index.db');
+    writeFileSync(path, 'this is not a database, just text that is long enough to be read as a header');
+    expect(() => openIndex(path)).toThrow(LocalIndexError);
+    expect(() => openIndex(path)).toThrow(/^cannot open the local index at .*not-an-index\.db: [^\n]+$/);
+  });
+});
+
+describe('search', () => {
+  it('ranks a title match above a body match (BM25, titles weighted)', () => {
+    index.addDocuments([
+      doc('body', 'Something else', 'a long text that mentions kittens once among many other words here'),
+      doc('title', 'Kittens', 'a text about small cats'),
+    ]);
+    expect(urls('kittens')).toEqual(['title', 'body']);
+  });
+
+  it('finds camelCase identifiers by their parts, and parts by the identifier', () => {
+    index.addDocuments([
+      doc('ac', 'AbortController', 'Cancels requests.'),
+      doc('fes', 'Streams', 'Use fetchEventSource to read events.'),
+      doc('split', 'Guide', 'The abort controller pattern.'),
+    ]);
+    expect(urls('abort')).toContain('ac');
+    expect(urls('controller')).toContain('ac');
+    expect(urls('event source')).toEqual(['fes']);
+    expect(urls('AbortController').sort()).toEqual(['ac', 'split']);
+  });
+
+  it('stems words (porter)', () => {
+    index.addDocuments([doc('run', 'Running', 'She runs daily.')]);
+    expect(urls('run')).toEqual(['run']);
+  });
+
+  it('requires every word, and falls back to any word when that finds nothing', () => {
+    index.addDocuments([
+      doc('both', 'Apples and pears', 'fruit'),
+      doc('apple', 'Apples', 'fruit'),
+      doc('pear', 'Pears', 'fruit'),
+    ]);
+    expect(urls('apples pears')).toEqual(['both']);
+    expect(urls('apples bananas').sort()).toEqual(['apple', 'both']);
+    expect(urls('bananas')).toEqual([]);
+  });
+
+  it('filters by document language; documents without one are excluded', () => {
+    index.addDocuments([
+      doc('en', 'Hello world', 'text', { language: 'en-GB' }),
+      doc('de', 'Hello Welt', 'text', { language: 'de' }),
+      doc('none', 'Hello there', 'text'),
+    ]);
+    expect(urls('hello', { limit: 10, language: 'de' })).toEqual(['de']);
+    expect(urls('hello', { limit: 10, language: 'en' })).toEqual(['en']);
+    expect(urls('hello').sort()).toEqual(['de', 'en', 'none']);
+  });
+
+  it('keeps only family-friendly documents under strict safe search', () => {
+    index.addDocuments([
+      doc('safe', 'Garden tips', 'text', { family_friendly: true }),
+      doc('adult', 'Garden party', 'text', { family_friendly: false }),
+      doc('unknown', 'Garden tools', 'text'),
+    ]);
+    expect(urls('garden', { limit: 10, familyFriendlyOnly: true })).toEqual(['safe']);
+    expect(urls('garden')).toHaveLength(3);
+  });
+
+  it('returns the stored description, else a plain-text snippet, and passes date, language and rating', () => {
+    index.addDocuments([
+      doc('described', 'Described', 'body words', {
+        description: 'Given description.',
+        published: '2024-05-01T10:00:00Z',
+        language: 'EN',
+        family_friendly: true,
+      }),
+      doc('snippet', 'Snippet', `${'filler '.repeat(60)}the needle sits here ${'more '.repeat(60)}`),
+    ]);
+    const [described] = index.search('described', { limit: 1 });
+    expect(described).toEqual({
+      url: 'https://example.com/described',
+      title: 'Described',
+      description: 'Given description.',
+      language: 'en',
+      published: '2024-05-01',
+      family_friendly: true,
+    });
+    const [snippet] = index.search('needle', { limit: 1 });
+    expect(snippet?.description).toContain('the needle sits here');
+    expect(snippet?.description).not.toMatch(/[<>\uE000-\uF8FF]/);
+    expect(snippet?.description.length).toBeLessThan(300);
+  });
+
+  it('returns at most `limit` hits', () => {
+    index.addDocuments(Array.from({ length: 30 }, (_, i) => doc(`d${i}`, `Common ${i}`, 'shared words')));
+    expect(urls('common', { limit: 7 })).toHaveLength(7);
+  });
+
+  it('answers zero hits for a query without word characters', () => {
+    index.addDocuments([doc('a', 'Anything', 'text')]);
+    expect(index.search('"*()^:-+', { limit: 10 })).toEqual([]);
+  });
+
+  it('never throws on FTS5 syntax in the query', () => {
+    index.addDocuments([doc('a', 'NEAR AND OR NOT', 'foo bar baz "quoted" star* col:umn')]);
+    const syntax = fc.constantFrom(
+      '"',
+      '*',
+      '(',
+      ')',
+      'NEAR',
+      'AND',
+      'OR',
+      'NOT',
+      '^',
+      ':',
+      '-',
+      '+',
+      ' ',
+      'foo',
+      'bar',
+      'NEAR(',
+      '{',
+      '}',
+      "'",
+      '\u0301',
+    );
+    const query = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 60 }),
+      fc.array(syntax, { maxLength: 20 }).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(query, fc.boolean(), (text, strict) => {
+        const hits = index.search(text, { limit: 5, familyFriendlyOnly: strict });
+        expect(Array.isArray(hits)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(urls('"foo" OR bar*')).toEqual(['a']);
+    expect(urls('NEAR(')).toEqual(['a']);
+  });
+});
+
+describe('addDocuments', () => {
+  it('replaces a document added again with the same URL', () => {
+    index.addDocuments([doc('page', 'Old title', 'old words', { language: 'en' })]);
+    const result = index.addDocuments([doc('page', 'New title', 'new words')]);
+    expect(result).toMatchObject({ added: 1, replaced: 1, rejected: 0 });
+    expect(index.count()).toBe(1);
+    expect(urls('old')).toEqual([]);
+    expect(index.search('new', { limit: 1 })).toEqual([
+      { url: 'https://example.com/page', title: 'New title', description: expect.any(String) },
+    ]);
+  });
+
+  it('lists invalid documents with their position and keeps the valid ones', () => {
+    const result = index.addDocuments([
+      doc('ok', 'Fine', 'text'),
+      { url: '', title: 'x', body: 'y' },
+      doc('bad-date', 'Date', 'text', { published: 'yesterday' }),
+    ]);
+    expect(result.added).toBe(1);
+    expect(result.rejections).toEqual([
+      { index: 1, reason: 'url must be a non-empty string' },
+      { index: 2, reason: 'published must be an ISO 8601 date such as "2024-05-01"' },
+    ]);
+  });
+
+  it('reports progress after each batch', () => {
+    const seen: number[] = [];
+    index.addDocuments(
+      Array.from({ length: 25 }, (_, i) => doc(`d${i}`, 'T', 'b')),
+      (progress) => seen.push(progress.added),
+      { batchSize: 10 },
+    );
+    expect(seen).toEqual([10, 20, 25]);
+  });
+});
+
+describe('stats and clear', () => {
+  it('counts documents by language and source, and clear empties the index', () => {
+    index.addDocuments([doc('a', 'A', 'x', { language: 'en' }), doc('b', 'B', 'x')]);
+    expect(index.stats()).toMatchObject({ documents: 2, languages: { en: 1, unknown: 1 }, sources: { user: 2 } });
+    expect(index.stats().bytes).toBeGreaterThan(0);
+    index.clear();
+    expect(index.count()).toBe(0);
+    expect(index.getMeta('demo_corpus')).toBe('cleared');
+    expect(urls('x')).toEqual([]);
+  });
+});

@@ -1,0 +1,439 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
+import { type LocalDocument, type StoredDocument, toStoredDocument } from './local-document.ts';
+import { identifierParts } from './split-identifiers.ts';
+
+/** The on-disk layout this code reads and writes; another value means another layout. */
+export const INDEX_SCHEMA_VERSION = '1';
+/** Documents written per transaction by `addDocuments` (default). */
+export const DEFAULT_BATCH_SIZE = 5_000;
+/**
+ * BM25 column weights: title, body, and the split identifier parts of each. Titles weigh ten times
+ * the body; identifier parts weigh half their column, so an exact word beats a camelCase part.
+ */
+export const BM25_WEIGHTS = [10.0, 1.0, 5.0, 0.5] as const;
+/** Tokens in a snippet (FTS5 allows at most 64). */
+const SNIPPET_TOKENS = 32;
+/** How long a writer waits for another writer (a CLI next to a server) before giving up. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** The index cannot be opened, read or written; `message` is one line and safe to show. */
+export class LocalIndexError extends Error {
+  override readonly name = 'LocalIndexError';
+}
+
+/** Progress of `addDocuments`, reported after each committed batch. */
+export interface AddProgress {
+  /** Documents stored so far (new and replaced). */
+  added: number;
+  /** Of `added`, how many replaced a document with the same URL. */
+  replaced: number;
+  /** Documents refused so far (see `AddResult.rejected`). */
+  rejected: number;
+}
+
+export interface AddResult extends AddProgress {
+  /** Refused documents: their position in the input (0-based) and why. */
+  rejections: { index: number; reason: string }[];
+}
+
+export interface AddOptions {
+  /** Documents per transaction (default 5,000). */
+  batchSize?: number;
+  /** Tags the documents' origin; the demo corpus uses `demo` so a rebuild replaces only its own. */
+  source?: string;
+}
+
+/** One search hit, raw: the provider turns it into a candidate and the engine sanitizes it. */
+export interface LocalHit {
+  url: string;
+  title: string;
+  /** The stored description, else a plain-text snippet of the body around the match. */
+  description: string;
+  language?: string;
+  /** `YYYY-MM-DD`. */
+  published?: string;
+  family_friendly?: boolean;
+}
+
+export interface LocalSearchOptions {
+  /** Most hits returned. */
+  limit: number;
+  /** Only documents in this language (lowercase ISO 639-1); documents without one are excluded. */
+  language?: string;
+  /** Only documents marked family friendly (`safesearch=strict`). */
+  familyFriendlyOnly?: boolean;
+}
+
+export interface LocalIndexStats {
+  path: string;
+  documents: number;
+  /** Size of the database file and its write-ahead log, in bytes. */
+  bytes: number;
+  /** Documents per stored language; documents without one count under `unknown`. */
+  languages: Record<string, number>;
+  /** Documents per origin tag (`demo` for the demo corpus, `user` for the rest). */
+  sources: Record<string, number>;
+  /** The demo corpus version built into this index, or `cleared` after `clear()`. */
+  demoCorpus?: string;
+}
+
+/** An open local index. Synchronous: `node:sqlite` answers in microseconds to milliseconds. */
+export interface LocalIndex {
+  readonly path: string;
+  /** Adds or replaces (by URL) documents, one transaction per batch. Invalid documents are listed, not thrown. */
+  addDocuments(
+    docs: Iterable<LocalDocument>,
+    onProgress?: (progress: AddProgress) => void,
+    options?: AddOptions,
+  ): AddResult;
+  /** BM25 search, every word required, falling back to any word when that finds nothing. */
+  search(query: string, options: LocalSearchOptions): LocalHit[];
+  /** Number of documents. */
+  count(): number;
+  stats(): LocalIndexStats;
+  /** Removes every document and marks the index so the demo corpus is not rebuilt into it. */
+  clear(): void;
+  /** Removes the documents tagged with `source`; returns how many. */
+  removeSource(source: string): number;
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  /**
+   * Runs `work` holding SQLite's write lock (`BEGIN IMMEDIATE`), waiting up to `waitMs` for another
+   * process's writer. `addDocuments` inside it joins the transaction. The lock dies with its process.
+   */
+  exclusive<T>(work: () => T, waitMs?: number): T;
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS docs (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  description TEXT,
+  language TEXT,
+  published TEXT,
+  family_friendly INTEGER,
+  source TEXT NOT NULL DEFAULT 'user'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
+  title, body, title_parts, body_parts,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`;
+
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? 'unknown error';
+}
+
+/**
+ * Opens (creating when missing, with its folder) the index at `path` in WAL mode. Throws
+ * LocalIndexError when the file is not an index this code can read.
+ */
+export function openIndex(path: string): LocalIndex {
+  let db: DatabaseSync;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw new LocalIndexError(`cannot open the local index at ${path}: ${reason(error)}`, { cause: error });
+  }
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;');
+    db.exec('PRAGMA cache_size = -32768;');
+    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    if (hasMeta === undefined) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        db.exec(SCHEMA);
+        db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schema', INDEX_SCHEMA_VERSION);
+        const weights = BM25_WEIGHTS.map((weight) => weight.toFixed(1)).join(', ');
+        // The rank function is configured once, so queries can `ORDER BY rank`: FTS5 then sorts itself
+        // and later columns (the snippet) are computed only for the rows actually returned.
+        db.prepare('INSERT INTO docs_fts (docs_fts, rank) VALUES (?, ?)').run('rank', `bm25(${weights})`);
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    }
+    const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    if (schema?.value !== INDEX_SCHEMA_VERSION)
+      throw new Error(`index layout ${schema?.value ?? 'unknown'} is not ${INDEX_SCHEMA_VERSION}; clear or remove it`);
+  } catch (error) {
+    db.close();
+    throw new LocalIndexError(`cannot open the local index at ${path}: ${reason(error)}`, { cause: error });
+  }
+  return new SqliteLocalIndex(path, db);
+}
+
+interface HitRow {
+  url: string;
+  title: string;
+  description: string | null;
+  snippet: string | null;
+  language: string | null;
+  published: string | null;
+  family_friendly: number | null;
+}
+
+class SqliteLocalIndex implements LocalIndex {
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(path: string, db: DatabaseSync) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run<T>(what: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      // Only SQLite's own failures mean the index is unusable; anything else (a caller's iterator or
+      // progress callback) propagates as it is.
+      if (!isSqliteError(error)) throw error;
+      throw new LocalIndexError(`cannot ${what} the local index at ${this.path}: ${reason(error)}`, { cause: error });
+    }
+  }
+
+  #store(doc: StoredDocument, source: string): boolean {
+    const values: SQLInputValue[] = [doc.description, doc.language, doc.published, doc.family_friendly, source];
+    // Insert first: a new URL (the common case) then costs one index probe, not two.
+    const inserted = this.#statement(
+      `INSERT INTO docs (url, description, language, published, family_friendly, source) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (url) DO NOTHING RETURNING id`,
+    ).get(doc.url, ...values) as { id: number } | undefined;
+    let id: number;
+    if (inserted !== undefined) id = inserted.id;
+    else {
+      id = (this.#statement('SELECT id FROM docs WHERE url = ?').get(doc.url) as { id: number }).id;
+      this.#statement('DELETE FROM docs_fts WHERE rowid = ?').run(id);
+      this.#statement(
+        'UPDATE docs SET description = ?, language = ?, published = ?, family_friendly = ?, source = ? WHERE id = ?',
+      ).run(...values, id);
+    }
+    this.#statement('INSERT INTO docs_fts (rowid, title, body, title_parts, body_parts) VALUES (?, ?, ?, ?, ?)').run(
+      id,
+      doc.title,
+      doc.body,
+      identifierParts(doc.title),
+      identifierParts(doc.body),
+    );
+    return inserted === undefined;
+  }
+
+  addDocuments(
+    docs: Iterable<LocalDocument>,
+    onProgress?: (progress: AddProgress) => void,
+    options: AddOptions = {},
+  ): AddResult {
+    const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+    const source = options.source ?? 'user';
+    const result: AddResult = { added: 0, replaced: 0, rejected: 0, rejections: [] };
+    // Inside `exclusive` the caller's transaction holds the lock: join it instead of nesting.
+    const ownTransactions = !this.#db.isTransaction;
+    return this.#run('write to', () => {
+      // A bulk load checkpoints the write-ahead log once at the end instead of every 1,000 pages:
+      // copying pages back while FTS5 merges segments roughly halves the ingest rate.
+      if (ownTransactions) this.#db.exec('PRAGMA wal_autocheckpoint = 0');
+      try {
+        return this.#addAll(docs, onProgress, batchSize, source, ownTransactions, result);
+      } finally {
+        if (ownTransactions) this.#db.exec('PRAGMA wal_autocheckpoint = 1000; PRAGMA wal_checkpoint(TRUNCATE);');
+      }
+    });
+  }
+
+  #addAll(
+    docs: Iterable<LocalDocument>,
+    onProgress: ((progress: AddProgress) => void) | undefined,
+    batchSize: number,
+    source: string,
+    ownTransactions: boolean,
+    result: AddResult,
+  ): AddResult {
+    {
+      let inBatch = 0;
+      let position = 0;
+      const flush = () => {
+        if (ownTransactions && this.#db.isTransaction) this.#db.exec('COMMIT');
+        inBatch = 0;
+        onProgress?.({ added: result.added, replaced: result.replaced, rejected: result.rejected });
+      };
+      try {
+        for (const doc of docs) {
+          const stored = toStoredDocument(doc);
+          if (typeof stored === 'string') {
+            result.rejected += 1;
+            result.rejections.push({ index: position, reason: stored });
+          } else {
+            if (ownTransactions && !this.#db.isTransaction) this.#db.exec('BEGIN IMMEDIATE');
+            if (this.#store(stored, source)) result.replaced += 1;
+            result.added += 1;
+            inBatch += 1;
+            if (inBatch >= batchSize) flush();
+          }
+          position += 1;
+        }
+        flush();
+      } catch (error) {
+        if (ownTransactions && this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+      return result;
+    }
+  }
+
+  search(query: string, options: LocalSearchOptions): LocalHit[] {
+    const limit = Math.max(0, Math.floor(options.limit));
+    if (limit === 0) return [];
+    const all = buildMatchExpression(query, 'all');
+    if (all === undefined) return [];
+    return this.#run('read', () => {
+      const hits = this.#query(all, limit, options);
+      if (hits.length > 0 || !hasSeveralWords(query)) return hits;
+      return this.#query(buildMatchExpression(query, 'any') ?? all, limit, options);
+    });
+  }
+
+  #query(match: string, limit: number, options: LocalSearchOptions): LocalHit[] {
+    const rows = this.#statement(
+      `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
+         CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
+       FROM docs_fts f JOIN docs d ON d.id = f.rowid
+       WHERE docs_fts MATCH ? AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
+       ORDER BY f.rank LIMIT ?`,
+    ).all(
+      match,
+      options.language ?? null,
+      options.language ?? null,
+      options.familyFriendlyOnly === true ? 1 : 0,
+      limit,
+    ) as unknown as HitRow[];
+    return rows.map((row) => {
+      const hit: LocalHit = { url: row.url, title: row.title, description: row.description ?? row.snippet ?? '' };
+      if (row.language !== null) hit.language = row.language;
+      if (row.published !== null) hit.published = row.published;
+      if (row.family_friendly !== null) hit.family_friendly = row.family_friendly === 1;
+      return hit;
+    });
+  }
+
+  count(): number {
+    return this.#run('read', () => (this.#statement('SELECT count(*) AS n FROM docs').get() as { n: number }).n);
+  }
+
+  stats(): LocalIndexStats {
+    return this.#run('read', () => {
+      const languages: Record<string, number> = {};
+      for (const row of this.#statement(
+        "SELECT coalesce(language, 'unknown') AS language, count(*) AS n FROM docs GROUP BY 1 ORDER BY 2 DESC",
+      ).all() as { language: string; n: number }[])
+        languages[row.language] = row.n;
+      const sources: Record<string, number> = {};
+      for (const row of this.#statement('SELECT source, count(*) AS n FROM docs GROUP BY 1 ORDER BY 2 DESC').all() as {
+        source: string;
+        n: number;
+      }[])
+        sources[row.source] = row.n;
+      const stats: LocalIndexStats = {
+        path: this.path,
+        documents: this.count(),
+        bytes: fileSize(this.path) + fileSize(`${this.path}-wal`),
+        languages,
+        sources,
+      };
+      const demo = this.getMeta('demo_corpus');
+      if (demo !== undefined) stats.demoCorpus = demo;
+      return stats;
+    });
+  }
+
+  clear(): void {
+    this.#run('clear', () => {
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        this.#db.exec('DELETE FROM docs; DELETE FROM docs_fts;');
+        this.setMeta('demo_corpus', 'cleared');
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        this.#db.exec('ROLLBACK');
+        throw error;
+      }
+      this.#db.exec('VACUUM');
+    });
+  }
+
+  removeSource(source: string): number {
+    return this.#run('write to', () => {
+      this.#statement('DELETE FROM docs_fts WHERE rowid IN (SELECT id FROM docs WHERE source = ?)').run(source);
+      return Number(this.#statement('DELETE FROM docs WHERE source = ?').run(source).changes);
+    });
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.#run('read', () => {
+      const row = this.#statement('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+      return row?.value;
+    });
+  }
+
+  setMeta(key: string, value: string): void {
+    this.#run('write to', () => {
+      this.#statement(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ).run(key, value);
+    });
+  }
+
+  exclusive<T>(work: () => T, waitMs = BUSY_TIMEOUT_MS): T {
+    return this.#run('lock', () => {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+      try {
+        this.#db.exec('BEGIN IMMEDIATE');
+      } finally {
+        this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      try {
+        const result = work();
+        this.#db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+function isSqliteError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_SQLITE');
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

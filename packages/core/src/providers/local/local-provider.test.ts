@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProviderContext, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
+import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
+import { resolveIndexPath } from './index-path.ts';
+import { openIndex } from './local-index.ts';
+import { createLocalProvider, type LocalProvider } from './local-provider.ts';
+
+const context: ProviderContext = {
+  signal: new AbortController().signal,
+  now: () => 0,
+  sleep: async () => {},
+};
+
+const query = (text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery => ({
+  id: 1,
+  query: text,
+  count: 10,
+  fetchCount: 10,
+  country: 'US',
+  safesearch: 'moderate',
+  filter_tabloids: true,
+  ...extra,
+});
+
+let dir: string;
+let demo: LocalProvider;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'openmates-provider-'));
+  demo = createLocalProvider({ indexPath: join(dir, 'demo.db') });
+  await demo.ready();
+});
+
+afterAll(async () => {
+  await demo.close?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the demo corpus', () => {
+  it('ranks the MDN AbortController/AbortSignal pages in the top 3 for "fetch abort"', async () => {
+    const { candidates } = await demo.search(query('fetch abort'), context);
+    const top = candidates.slice(0, 3).map((candidate) => String(candidate.url));
+    expect(
+      top.some((url) => /^https:\/\/developer\.mozilla\.org\/docs\/Web\/API\/Abort(Controller|Signal)\b/.test(url)),
+    ).toBe(true);
+  });
+
+  it('titles MDN pages from their feature path and marks them English and family friendly', async () => {
+    const { candidates } = await demo.search(query('AbortController', { fetchCount: 20 }), context);
+    const page = candidates.find(
+      (candidate) => candidate.url === 'https://developer.mozilla.org/docs/Web/API/AbortController/abort',
+    );
+    expect(page).toMatchObject({ title: 'AbortController: abort() method', language: 'en', family_friendly: true });
+    expect(String(page?.description)).toMatch(/cancel an ongoing operation/);
+  });
+
+  it('records its version and is not built twice', async () => {
+    const again = await ensureDemoCorpus(join(dir, 'demo.db'));
+    expect(again).toMatchObject({ built: false, version: demoCorpusVersion() });
+    expect(again.documents).toBeGreaterThan(10_000);
+  });
+
+  it('is rebuilt when the recorded version differs, keeping user documents', async () => {
+    const path = join(dir, 'old-demo.db');
+    await ensureDemoCorpus(path);
+    const index = openIndex(path);
+    index.setMeta(DEMO_META_KEY, 'bcd@0.0.1+web-features@0.0.1+r0');
+    index.addDocuments([{ url: 'https://mine.example/', title: 'Mine', body: 'my own page' }]);
+    const before = index.count();
+    index.close();
+    const result = await ensureDemoCorpus(path);
+    expect(result).toMatchObject({ built: true, documents: before });
+    const reopened = openIndex(path);
+    expect(reopened.search('mine', { limit: 1 }).map((hit) => hit.url)).toEqual(['https://mine.example/']);
+    expect(reopened.getMeta(DEMO_META_KEY)).toBe(demoCorpusVersion());
+    reopened.close();
+  });
+
+  it('is not built into an index that was cleared on purpose', async () => {
+    const path = join(dir, 'cleared.db');
+    const index = openIndex(path);
+    index.clear();
+    index.close();
+    expect(await ensureDemoCorpus(path)).toMatchObject({ built: false, documents: 0 });
+  });
+});
+
+describe('createLocalProvider', () => {
+  it('describes itself and accepts every language', () => {
+    expect(demo).toMatchObject({ id: 'local', name: 'Local index', recipient: 'this machine', unsupported: [] });
+    expect(demo.honoured).toEqual(expect.arrayContaining(['count', 'search_lang', 'safesearch']));
+    expect(demo.validate(query('x', { search_lang: 'ja' }), 0)).toEqual([]);
+  });
+
+  it('honours fetchCount, search_lang and strict safe search, and passes the date as age', async () => {
+    const path = join(dir, 'own.db');
+    const index = openIndex(path);
+    index.addDocuments([
+      {
+        url: 'https://a.example/',
+        title: 'Lynx one',
+        body: 'x',
+        language: 'en',
+        family_friendly: true,
+        published: '2021-03-04',
+      },
+      { url: 'https://b.example/', title: 'Lynx two', body: 'x', language: 'de' },
+      { url: 'https://c.example/', title: 'Lynx three', body: 'x', language: 'en' },
+    ]);
+    index.close();
+    const provider = createLocalProvider({ indexPath: path, demo: false });
+    try {
+      expect((await provider.search(query('lynx', { fetchCount: 2 }), context)).candidates).toHaveLength(2);
+      const german = await provider.search(query('lynx', { search_lang: 'de' }), context);
+      expect(german.candidates.map((candidate) => candidate.url)).toEqual(['https://b.example/']);
+      const strict = await provider.search(query('lynx', { safesearch: 'strict' }), context);
+      expect(strict.candidates).toEqual([
+        {
+          url: 'https://a.example/',
+          title: 'Lynx one',
+          description: 'x',
+          age: '2021-03-04',
+          language: 'en',
+          family_friendly: true,
+        },
+      ]);
+      expect(await provider.doctor?.(context)).toEqual([
+        { name: 'local index', ok: true, detail: `${path}: 3 documents` },
+      ]);
+    } finally {
+      await provider.close?.();
+    }
+  });
+
+  it('answers ProviderNotConfiguredError for an index that cannot be opened, and doctor says why', async () => {
+    const path = join(dir, 'garbage.db');
+    writeFileSync(path, 'not sqlite at all, only some text that fills the header bytes of a file');
+    const provider = createLocalProvider({ indexPath: path });
+    await expect(provider.search(query('x'), context)).rejects.toThrow(ProviderNotConfiguredError);
+    await expect(provider.search(query('x'), context)).rejects.toThrow(
+      /^cannot open the local index at .*garbage\.db: [^\n]+$/,
+    );
+    const [check] = (await provider.doctor?.(context)) ?? [];
+    expect(check).toMatchObject({ name: 'local index', ok: false });
+  });
+});
+
+describe('resolveIndexPath', () => {
+  it('prefers OPENMATES_INDEX, then the platform data directory', () => {
+    expect(resolveIndexPath({ indexPath: '/x/i.db', platform: 'linux', home: '/home/u' })).toBe('/x/i.db');
+    expect(resolveIndexPath({ indexPath: '', platform: 'linux', home: '/home/u' })).toBe(
+      '/home/u/.local/share/openmates/index.db',
+    );
+    expect(resolveIndexPath({ platform: 'linux', home: '/home/u', xdgDataHome: '/data' })).toBe(
+      '/data/openmates/index.db',
+    );
+    expect(resolveIndexPath({ platform: 'linux', home: '/home/u', xdgDataHome: 'relative' })).toBe(
+      '/home/u/.local/share/openmates/index.db',
+    );
+    expect(resolveIndexPath({ platform: 'darwin', home: '/Users/u' })).toBe(
+      '/Users/u/Library/Application Support/openmates/index.db',
+    );
+    expect(
+      resolveIndexPath({ platform: 'win32', home: 'C:\\Users\\u', localAppData: 'C:\\Users\\u\\AppData\\Local' }),
+    ).toBe('C:\\Users\\u\\AppData\\Local\\openmates\\index.db');
+  });
+});

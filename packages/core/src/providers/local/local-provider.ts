@@ -1,0 +1,126 @@
+import type { RequestOption } from '@openmates/contract';
+import {
+  type DoctorCheck,
+  type ProviderAnswer,
+  ProviderNotConfiguredError,
+  type RawCandidate,
+  type SearchProvider,
+} from '../../provider.ts';
+import { ensureDemoCorpusIn } from './demo-corpus.ts';
+import { type LocalHit, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+
+export interface LocalProviderConfig {
+  /** The index file (see `defaultIndexPath`). */
+  indexPath: string;
+  /** Build the demo corpus into an empty index on first use (default true). */
+  demo?: boolean;
+}
+
+/** The local provider, with a way to open the index (and build the demo corpus) before the first query. */
+export interface LocalProvider extends SearchProvider {
+  readonly indexPath: string;
+  /** Opens the index and builds the demo corpus if wanted; throws ProviderNotConfiguredError when it cannot. */
+  ready(): Promise<void>;
+}
+
+/** Options the local index honours; `country` has no meaning for it. */
+const HONOURED: readonly RequestOption[] = ['count', 'search_lang', 'safesearch', 'filter_tabloids'];
+
+function notConfigured(error: unknown): ProviderNotConfiguredError {
+  if (error instanceof ProviderNotConfiguredError) return error;
+  const message = error instanceof LocalIndexError ? error.message : 'the local index cannot be read';
+  return new ProviderNotConfiguredError(message, { cause: error });
+}
+
+function toCandidate(hit: LocalHit): RawCandidate {
+  const candidate: RawCandidate = { url: hit.url, title: hit.title, description: hit.description };
+  if (hit.published !== undefined) candidate.age = hit.published;
+  if (hit.language !== undefined) candidate.language = hit.language;
+  if (hit.family_friendly !== undefined) candidate.family_friendly = hit.family_friendly;
+  return candidate;
+}
+
+/**
+ * The `local` provider: an SQLite FTS5 index on this machine. The index is opened on first use
+ * (and the demo corpus built into it when it is empty, unless `demo: false`); an index that cannot
+ * be opened or read is ProviderNotConfiguredError (503 `not_configured`).
+ */
+export function createLocalProvider(config: LocalProviderConfig): LocalProvider {
+  let opening: Promise<LocalIndex> | undefined;
+  let closed = false;
+
+  const open = (): Promise<LocalIndex> => {
+    opening ??= (async () => {
+      const index = openIndex(config.indexPath);
+      try {
+        if (config.demo !== false) await ensureDemoCorpusIn(index);
+        return index;
+      } catch (error) {
+        index.close();
+        throw error;
+      }
+    })().catch((error: unknown) => {
+      // A failed open is retried on the next call: the file may be fixed while a server runs.
+      opening = undefined;
+      throw notConfigured(error);
+    });
+    return opening;
+  };
+
+  return {
+    id: 'local',
+    name: 'Local index',
+    recipient: 'this machine',
+    honoured: HONOURED,
+    unsupported: [],
+    indexPath: config.indexPath,
+    validate: () => [],
+    async ready() {
+      await open();
+    },
+    async search(query): Promise<ProviderAnswer> {
+      const index = await open();
+      try {
+        const options: Parameters<LocalIndex['search']>[1] = {
+          limit: query.fetchCount,
+          familyFriendlyOnly: query.safesearch === 'strict',
+        };
+        if (query.search_lang !== undefined) options.language = query.search_lang;
+        return { candidates: index.search(query.query, options).map(toCandidate) };
+      } catch (error) {
+        throw notConfigured(error);
+      }
+    },
+    async doctor(): Promise<DoctorCheck[]> {
+      try {
+        const index = await open();
+        const stats = index.stats();
+        const demo = stats.demoCorpus === undefined ? '' : `, demo corpus ${stats.demoCorpus}`;
+        return [
+          {
+            name: 'local index',
+            ok: stats.documents > 0,
+            detail: `${config.indexPath}: ${stats.documents} documents${demo}`,
+            ...(stats.documents > 0 ? {} : { fix: 'add documents with `openmates index add PATH…`' }),
+          },
+        ];
+      } catch (error) {
+        return [
+          {
+            name: 'local index',
+            ok: false,
+            detail: notConfigured(error).message,
+            fix: 'check the file (OPENMATES_INDEX) or remove it so that it is created again',
+          },
+        ];
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const pending = opening;
+      opening = undefined;
+      if (pending !== undefined) (await pending.catch(() => undefined))?.close();
+    },
+  };
+}

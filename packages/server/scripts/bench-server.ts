@@ -1,0 +1,204 @@
+// Server benchmark (SPEC §7): our server next to a bare node:http pass-through proxy in front of
+// the same Brave fixture, on loopback. Run with `pnpm bench:server`. It prints ratios, never fails
+// a build on them: timing on a shared 2-core machine is for people to read, not for CI to gate.
+//
+// Three processes keep the load generator from sharing an event loop with what it measures:
+// this one runs autocannon, a child runs the fixture, another runs our server and the proxy.
+import { type ChildProcess, fork } from 'node:child_process';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { PATHS } from '@openmates/contract';
+import { createConfiguredProvider, createEngine, loadConfig } from '@openmates/core';
+import { startBraveFixture } from '@openmates/fixtures';
+import autocannon, { type Options } from 'autocannon';
+import { createHandler, listen, loadServerConfig } from '../src/index.ts';
+
+const QUERY = 'benchmark query';
+const BODY = JSON.stringify({ requests: [{ query: QUERY }] });
+/** Seconds per measurement (`BENCH_DURATION_S`, default 5; latency runs take twice as long). */
+const SECONDS = Number(process.env.BENCH_DURATION_S ?? 5);
+const CONNECTIONS = 10;
+const RATE = 100;
+/**
+ * Connections for the fixed-rate runs. autocannon splits the rate over its connections and they
+ * tend to fire together, so 10 connections at 10 req/s each arrive as bursts of 10 and measure
+ * queueing; two connections keep requests spread out while one slow answer cannot stall the rate.
+ */
+const RATE_CONNECTIONS = 2;
+
+type Message = { fixture: { baseUrl: string; apiKey: string } } | { servers: { server: string; proxy: string } };
+
+async function runFixture(): Promise<void> {
+  const brave = await startBraveFixture({ latencyMs: 0 });
+  process.send?.({ fixture: { baseUrl: brave.baseUrl, apiKey: brave.apiKey } } satisfies Message);
+}
+
+async function runServers(baseUrl: string, apiKey: string): Promise<void> {
+  const config = loadConfig({
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: apiKey,
+    BRAVE_SEARCH_BASE_URL: baseUrl,
+    OPENMATES_CACHE_TTL_S: '0',
+    OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+  });
+  const engine = createEngine({ config, provider: createConfiguredProvider(config) });
+  const handler = createHandler({
+    engine,
+    version: 'bench',
+    config: loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0' }),
+  });
+  const server = await listen(handler, { host: '127.0.0.1', port: 0 });
+
+  // The reference: reads the body, asks the fixture what the Brave provider would ask (count 20:
+  // tabloid filtering over-fetches), and pipes the answer back untouched.
+  const upstream = new URL(`${baseUrl}/web/search`);
+  upstream.search = new URLSearchParams({
+    q: QUERY,
+    count: '20',
+    country: 'US',
+    safesearch: 'moderate',
+    text_decorations: 'false',
+    result_filter: 'web',
+  }).toString();
+  const agent = new Agent({ keepAlive: true });
+  const proxy = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const out = httpRequest(upstream, { agent, headers: { 'x-subscription-token': apiKey } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      out.end();
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  process.send?.({ servers: { server: server.url, proxy: `http://127.0.0.1:${port}` } } satisfies Message);
+}
+
+function child(args: string[]): Promise<{ process: ChildProcess; message: Message }> {
+  // BENCH_PROFILE_DIR writes a V8 CPU profile of the server process there, to see what dominates.
+  const profile = args[0] === 'servers' && process.env.BENCH_PROFILE_DIR;
+  const proc = fork(fileURLToPath(import.meta.url), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+  });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (message) => resolve({ process: proc, message: message as Message }));
+    proc.once('exit', (code) => reject(new Error(`benchmark child ${args[0]} exited with ${code}`)));
+  });
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** One autocannon run; latencies come from its per-response times (sub-millisecond), not its histogram. */
+function measure(url: string, options: Partial<Options>): Promise<Measurement> {
+  const times: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: url + PATHS.search,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        ...options,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        times.sort((a, b) => a - b);
+        const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
+        resolve({
+          rps: result.requests.total / result.duration,
+          p50: at(0.5),
+          p99: at(0.99),
+          failures: result.errors + result.timeouts + result.non2xx,
+        });
+      },
+    );
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      if (status === 200) times.push(responseTime);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const fixture = await child(['fixture']);
+  if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
+  const { baseUrl, apiKey } = fixture.message.fixture;
+  const servers = await child(['servers', baseUrl, apiKey]);
+  if (!('servers' in servers.message)) throw new Error('unexpected message from the server process');
+  const { server, proxy } = servers.message.servers;
+  try {
+    const check = await fetch(server + PATHS.search, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+    });
+    if (check.status !== 200) throw new Error(`the server answered ${check.status} to the benchmark request`);
+    await check.arrayBuffer();
+
+    console.log(
+      `Server benchmark: POST ${PATHS.search} (one query), Brave fixture at latency 0, loopback; cache, rate limit off; logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}`,
+    );
+    // Warm-up: JIT, keep-alive pools.
+    await measure(proxy, { duration: 2 });
+    await measure(server, { duration: 2 });
+    if (process.env.BENCH_PROFILE_DIR) {
+      // A profile of the saturated server alone, without the proxy's or the idle runs' samples.
+      const profiled = await measure(server, {});
+      console.log(`profiled: server ${profiled.rps.toFixed(0)} req/s; profile in ${process.env.BENCH_PROFILE_DIR}`);
+      return;
+    }
+
+    const proxyMax = await measure(proxy, {});
+    const serverMax = await measure(server, {});
+    const fixed = { overallRate: RATE, connections: RATE_CONNECTIONS, duration: SECONDS * 2 };
+    const proxyRate = await measure(proxy, fixed);
+    const serverRate = await measure(server, fixed);
+
+    const failures = [proxyMax, serverMax, proxyRate, serverRate].reduce((n, m) => n + m.failures, 0);
+    const ratio = serverMax.rps / proxyMax.rps;
+    const addedP50 = serverRate.p50 - proxyRate.p50;
+    const addedP99 = serverRate.p99 - proxyRate.p99;
+    const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+    const ms = (n: number) => `${n.toFixed(2)} ms`;
+    const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)} ms`;
+    console.log(`
+throughput, ${CONNECTIONS} connections, ${SECONDS} s each
+  server  ${serverMax.rps.toFixed(0).padStart(7)} req/s
+  proxy   ${proxyMax.rps.toFixed(0).padStart(7)} req/s
+  ratio   ${ratio.toFixed(2)}x   (target >= 0.70x: ${verdict(ratio >= 0.7)})
+
+latency at ${RATE} req/s, ${RATE_CONNECTIONS} connections, ${SECONDS * 2} s each
+                                  p50          p99
+  server                          ${ms(serverRate.p50).padEnd(12)} ${ms(serverRate.p99)}
+  proxy                           ${ms(proxyRate.p50).padEnd(12)} ${ms(proxyRate.p99)}
+  added by the server             ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
+  (targets: p50 <= +0.5 ms: ${verdict(addedP50 <= 0.5)}; p99 <= +2 ms: ${verdict(addedP99 <= 2)})
+`);
+    if (failures > 0) {
+      console.error(`${failures} requests failed or answered non-2xx: the numbers above are not valid.`);
+      process.exitCode = 1;
+    }
+  } finally {
+    // SIGINT lets a profiled child write its profile before it exits.
+    servers.process.kill('SIGINT');
+    fixture.process.kill();
+  }
+}
+
+const [role, ...args] = process.argv.slice(2);
+if (role === 'fixture') await runFixture();
+else if (role === 'servers') {
+  process.once('SIGINT', () => process.exit(0));
+  await runServers(args[0] ?? '', args[1] ?? '');
+} else await main();

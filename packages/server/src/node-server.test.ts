@@ -1,0 +1,92 @@
+import { request as httpRequest } from 'node:http';
+import { PATHS, WebSearchResponseSchema } from '@openmates/contract';
+import { createBraveProvider, type SearchProvider } from '@openmates/core';
+import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isApiPath } from './node-server.ts';
+import { startTestServer } from './test-support.ts';
+
+let brave: BraveFixture;
+beforeAll(async () => {
+  brave = await startBraveFixture();
+});
+afterAll(() => brave.close());
+
+/** Resolves with the error code of a request on a new connection (no keep-alive pool). */
+function connectError(url: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = httpRequest(url + PATHS.health, { agent: false }, (res) => {
+      res.resume();
+      resolve(undefined);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+    req.end();
+  });
+}
+
+describe('listen()', () => {
+  it('finishes an in-flight search on close() and refuses new connections', async () => {
+    brave.setLatency(300);
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const inner = createBraveProvider({ apiKey: brave.apiKey, baseUrl: brave.baseUrl });
+    const provider: SearchProvider = {
+      ...inner,
+      search(query, context) {
+        entered();
+        return inner.search(query, context);
+      },
+    };
+    const server = await startTestServer(brave, { provider });
+    try {
+      const pending = fetch(server.url + PATHS.search, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: [{ query: 'slow shutdown' }] }),
+      });
+      await inFlight;
+      const closed = server.running.close();
+      expect(await connectError(server.url)).toBe('ECONNREFUSED');
+      const response = await pending;
+      expect(response.status).toBe(200);
+      // The finished request's connection is closed with it, so close() need not wait for keep-alive.
+      expect(response.headers.get('connection')).toBe('close');
+      const body = WebSearchResponseSchema.parse(await response.json());
+      expect(body.results[0]?.results.length).toBe(10);
+      await closed;
+      expect(server.running.server.listening).toBe(false);
+    } finally {
+      brave.setLatency(0);
+      await server.close().catch(() => {});
+    }
+  });
+
+  it('reports the origin it listens on', async () => {
+    const server = await startTestServer(brave);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(server.url + PATHS.health)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('isApiPath', () => {
+  it('claims the API paths and leaves the rest to the GUI', () => {
+    for (const path of [
+      '/v1/apps/web/skills/search',
+      '/v1/openapi.json',
+      '/trpc',
+      '/trpc/webSearch.search',
+      '/docs',
+      '/docs/assets/x.css',
+      '/healthz',
+    ])
+      expect([path, isApiPath(path)]).toEqual([path, true]);
+    for (const path of ['/', '/search', '/docsx', '/trpcx', '/healthz/x', '/v1'])
+      expect([path, isApiPath(path)]).toEqual([path, false]);
+  });
+});

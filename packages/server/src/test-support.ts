@@ -1,0 +1,90 @@
+// Test support for this package's tests: not exported from index.ts.
+import { Writable } from 'node:stream';
+import {
+  createConfiguredProvider,
+  createEngine,
+  createLogger,
+  type Engine,
+  loadConfig,
+  type SearchProvider,
+} from '@openmates/core';
+import type { BraveFixture } from '@openmates/fixtures';
+import { loadServerConfig } from './env.ts';
+import { createHandler, type FetchHandler } from './handler.ts';
+import { listen, type RunningServer } from './node-server.ts';
+
+export interface TestServer {
+  /** The server's origin, e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  running: RunningServer;
+  engine: Engine;
+  handler: FetchHandler;
+  /** Every log line the engine and the server wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** An engine on the Brave fixture (cache off), or on `provider` when given, with logs captured. */
+export function testEngine(brave: BraveFixture, provider?: SearchProvider): { engine: Engine; logs: string[] } {
+  const config = loadConfig({
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: brave.apiKey,
+    BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+    OPENMATES_CACHE_TTL_S: '0',
+  });
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const engine = createEngine({
+    config,
+    provider: provider ?? createConfiguredProvider(config),
+    // The engine's own redaction stays on: tests prove that secrets never leave, logs included.
+    logger: createLogger({ level: 'info', redact: (s) => s.replaceAll(brave.apiKey, '[redacted]'), destination }),
+    sleep: async () => {},
+  });
+  return { engine, logs };
+}
+
+/**
+ * Starts the real server (node:http on 127.0.0.1, port 0) over an engine on the Brave fixture.
+ * `env` holds server settings; the rate limit is off unless `env` sets it.
+ */
+export async function startTestServer(
+  brave: BraveFixture,
+  options: { env?: Record<string, string>; provider?: SearchProvider } = {},
+): Promise<TestServer> {
+  const { engine, logs } = testEngine(brave, options.provider);
+  const config = loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0', ...options.env });
+  const handler = createHandler({ engine, version: '0.0.0-test', config });
+  const running = await listen(handler, { host: '127.0.0.1', port: 0 });
+  return {
+    url: running.url,
+    running,
+    engine,
+    handler,
+    logs,
+    async close() {
+      await running.close(1_000);
+      await engine.close();
+    },
+  };
+}
+
+/** A provider that implements the interface and fails every search with `error`. */
+export function failingProvider(error: () => Error): SearchProvider {
+  return {
+    id: 'local',
+    name: 'Failing test provider',
+    recipient: 'this machine',
+    honoured: ['count'],
+    unsupported: [],
+    validate: () => [],
+    search: async () => {
+      throw error();
+    },
+  };
+}
