@@ -179,3 +179,32 @@ describe('openmates doctor', () => {
     expect(live.code).toBe(0);
   });
 });
+
+describe('openmates index', () => {
+  it('adds files, reports stats, answers local searches and clears', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-index-'));
+    try {
+      // Results need an http(s) URL (SPEC §2), so the document comes as a JSONL line with one.
+      const doc = { url: 'https://example.org/quokka', title: 'Quokka habits', body: 'The quokka is a marsupial.' };
+      await writeFile(join(dir, 'pages.jsonl'), `${JSON.stringify(doc)}\n`);
+      const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+      const added = await runCli(['index', 'add', join(dir, 'pages.jsonl'), '--json'], localEnv);
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.stdout)).toMatchObject({ added: 1, files: 1 });
+      const stats = await runCli(['index', 'stats', '--json'], localEnv);
+      expect(JSON.parse(stats.stdout)).toMatchObject({ sources: { user: 1 } });
+      const search = await runCli(['search', 'quokka', '--json'], localEnv);
+      expect(search.code).toBe(0);
+      const body = JSON.parse(search.stdout) as { results: { results: { title: string }[] }[] };
+      expect(body.results[0]?.results[0]?.title).toContain('Quokka');
+      const cleared = await runCli(['index', 'clear'], localEnv);
+      expect(cleared.code).toBe(0);
+      expect(cleared.stdout).toContain('Removed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
