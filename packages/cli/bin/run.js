@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// The `openmates` binary. Node's compile cache goes on before anything else loads, and
+// `openmates search` takes a fast path that never loads oclif (see README, "Cold start").
+import module from 'node:module';
+
+module.enableCompileCache?.();
+
+const argv = process.argv.slice(2);
+
+/** One line on stderr and exit 1: what escaped every command's own handling is a bug. */
+function crash(error) {
+  if (process.env.OPENMATES_DEBUG) process.stderr.write(`${error?.stack ?? error}\n`);
+  process.stderr.write(
+    `openmates: internal error (${error?.name ?? 'Error'}). This is a bug: rerun with OPENMATES_DEBUG=1 and report it.\n`,
+  );
+  process.exit(1);
+}
+
+try {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    const { versionLine } = await import('../dist/version.js');
+    process.stdout.write(`${versionLine()}\n`, () => process.exit(0));
+  } else {
+    const searchAt = argv[0] === 'search' ? 1 : argv[0] === 'apps' && argv[1] === 'web' && argv[2] === 'search' ? 3 : 0;
+    const rest = argv.slice(searchAt);
+    const wantsHelp = rest.some((arg) => arg === '--help' || arg === '-h');
+    const code =
+      searchAt > 0 && !wantsHelp ? await (await import('../dist/fast-search.js')).fastSearch(rest) : undefined;
+    if (code !== undefined) process.exit(code);
+    const { execute } = await import('@oclif/core');
+    await execute({ dir: import.meta.url });
+    process.exit();
+  }
+} catch (error) {
+  crash(error);
+}

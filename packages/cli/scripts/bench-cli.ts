@@ -1,0 +1,152 @@
+// Cold start of `openmates search --json` next to `node -e 0` (SPEC §7), and what dominates it.
+// Run with `pnpm bench:cli` (after `pnpm turbo run build`). Prints medians of repeated runs and
+// the ratio; every run is a fresh process, as a user's shell would start it.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBraveFixture } from '@openmates/fixtures';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/run.js');
+const dist = join(root, 'dist');
+if (!existsSync(join(dist, 'fast-search.js'))) {
+  console.error('bench-cli: build first: pnpm turbo run build');
+  process.exit(1);
+}
+
+const brave = await startBraveFixture();
+const cacheDir = mkdtempSync(join(tmpdir(), 'openmates-bench-cache-'));
+// SPEC §7 measures the local index (its demo corpus is built by the first warm-up run);
+// BENCH_PROVIDER=brave measures against the Brave fixture on loopback instead.
+const provider = process.env.BENCH_PROVIDER ?? 'local';
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? tmpdir(),
+  OPENMATES_PROVIDER: provider,
+  OPENMATES_INDEX: join(cacheDir, 'index.db'),
+  BRAVE_SEARCH_API_KEY: brave.apiKey,
+  BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+  OPENMATES_CACHE_TTL_S: '0',
+  NODE_COMPILE_CACHE: cacheDir,
+};
+
+/** Runs node; async, because the fixture answering the searches lives in this process's event loop. */
+function node(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env, encoding: 'utf8', cwd: root }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Median wall time of `node ARGS`, after two warm-up runs (which also fill the compile cache). */
+async function wall(args: string[]): Promise<number> {
+  const times: number[] = [];
+  for (let i = -2; i < RUNS; i++) {
+    const started = performance.now();
+    const result = await node(args);
+    const elapsed = performance.now() - started;
+    if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (i >= 0) times.push(elapsed);
+  }
+  return median(times);
+}
+
+// Stages inside one process, timed by the process itself, the way bin/run.js loads them.
+const chunk = (prefix: string) => {
+  const file = readdirSync(dist).find((f) => f.startsWith(prefix));
+  if (!file) throw new Error(`no dist/${prefix}*.js`);
+  return join(dist, file);
+};
+const inProcess = chunk('in-process');
+// The engine bundle is the chunk the in-process module imports lazily.
+const coreFile = /import\("\.\/([^"]+)"\)/.exec(readFileSync(inProcess, 'utf8'))?.[1];
+if (!coreFile) throw new Error('cannot find the engine chunk');
+const coreChunk = join(dist, coreFile);
+const probe = join(cacheDir, 'probe.mjs');
+writeFileSync(
+  probe,
+  `import module from 'node:module';
+module.enableCompileCache();
+const mark = () => performance.now();
+const t0 = mark();
+await import(${JSON.stringify(join(dist, 'version.js'))});
+const t1 = mark();
+await import(${JSON.stringify(join(dist, 'fast-search.js'))});
+const t2 = mark();
+await import(${JSON.stringify(coreChunk)});
+const t3 = mark();
+const { searchInProcess } = await import(${JSON.stringify(inProcess)});
+const env = { ...process.env, OPENMATES_LOG_LEVEL: 'silent' };
+await searchInProcess({ requests: [{ query: 'bench first' }] }, env);
+const t4 = mark();
+await searchInProcess({ requests: [{ query: 'bench again' }] }, env);
+const t5 = mark();
+process.stdout.write(JSON.stringify({ boot: t0, contract: t1 - t0, flags: t2 - t1, core: t3 - t2, first: t4 - t3, second: t5 - t4 }));
+`,
+);
+const oclifProbe = join(cacheDir, 'oclif.mjs');
+writeFileSync(
+  oclifProbe,
+  `import module from 'node:module';
+module.enableCompileCache();
+const t0 = performance.now();
+await import(${JSON.stringify(import.meta.resolve('@oclif/core'))});
+process.stdout.write(JSON.stringify({ oclif: performance.now() - t0 }));
+`,
+);
+
+async function stages(file: string): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = {};
+  for (let i = -2; i < RUNS; i++) {
+    const result = await node([file]);
+    if (result.status !== 0) throw new Error(`probe failed: ${result.stderr}`);
+    if (i < 0) continue;
+    for (const [key, value] of Object.entries(JSON.parse(result.stdout) as Record<string, number>)) {
+      samples[key] ??= [];
+      samples[key].push(value);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)]));
+}
+
+try {
+  const baseline = await wall(['-e', '0']);
+  const search = await wall([bin, 'search', '--json', 'css grid']);
+  const version = await wall([bin, '--version']);
+  const help = await wall([bin, 'search', '--help']);
+  const inside = await stages(probe);
+  const oclif = await stages(oclifProbe);
+  const ms = (n: number | undefined) => `${(n ?? 0).toFixed(1).padStart(6)} ms`;
+  console.log(
+    `openmates CLI cold start, median of ${RUNS} runs each (provider ${provider}, Node ${process.version}, compile cache on)\n`,
+  );
+  console.log(`node -e 0                                  ${ms(baseline)}`);
+  console.log(
+    `openmates search --json (fast path)        ${ms(search)}   ratio ${(search / baseline).toFixed(2)}x  (SPEC §7 target: 3x)`,
+  );
+  console.log(`openmates --version                        ${ms(version)}   ratio ${(version / baseline).toFixed(2)}x`);
+  console.log(`openmates search --help (oclif, manifest)  ${ms(help)}   ratio ${(help / baseline).toFixed(2)}x`);
+  console.log('\nWhere a search’s time goes (inside the process, medians):');
+  console.log(`  Node boot until the first import         ${ms(inside.boot)}`);
+  console.log(`  the contract (zod, zod-to-openapi)       ${ms(inside.contract)}`);
+  console.log(`  the CLI's search path (flags, output)    ${ms(inside.flags)}`);
+  console.log(`  the engine bundle (core, providers, pino, htmlparser2, tldts)  ${ms(inside.core)}`);
+  console.log(
+    `  config, engine and the first search      ${ms(inside.first)}${provider === 'brave' ? ' (its fetch loads undici)' : ''}`,
+  );
+  console.log(`  a second search in the same process      ${ms(inside.second)}`);
+  console.log(`  @oclif/core import (the fast path skips it)  ${ms(oclif.oclif)}`);
+} finally {
+  await brave.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+}

@@ -1,0 +1,58 @@
+import { Flags } from '@oclif/core';
+import { PROVIDER_IDS } from '@openmates/contract';
+import { BaseCommand } from '../lib/base-command.ts';
+
+export default class Doctor extends BaseCommand {
+  static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
+  static override description =
+    `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
+
+--dry-run (OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI) runs a two-step live probe against the API: it sends fixed probe text (never a query of yours) and may cost money.`;
+  static override flags = {
+    json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
+    provider: Flags.string({
+      description: 'Check this provider instead of the selected one.',
+      options: [...PROVIDER_IDS],
+    }),
+    'dry-run': Flags.boolean({
+      description: 'OpenAI: print the request one search would send (key redacted, no network).',
+    }),
+    query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
+    live: Flags.boolean({
+      description: 'OpenAI: also run the live probe (calls OpenAI; opt-in).',
+      exclusive: ['dry-run'],
+    }),
+  };
+  static override examples = [
+    { description: 'Check everything', command: '<%= config.bin %> doctor' },
+    { description: 'The same as JSON, for scripts', command: '<%= config.bin %> doctor --json' },
+    {
+      description: 'See what the OpenAI provider would send, without a key or network',
+      command: '<%= config.bin %> doctor --provider openai --dry-run --json',
+    },
+    {
+      description: 'Probe OpenAI hosted web search for real (costs a little)',
+      command: '<%= config.bin %> doctor --provider openai --live',
+    },
+  ];
+
+  override async run(): Promise<void> {
+    const { flags } = await this.parse(Doctor);
+    const provider = (flags.provider ?? process.env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
+    if ((flags['dry-run'] || flags.live) && provider !== 'openai')
+      this.error('--dry-run and --live apply to the OpenAI provider: add --provider openai', { exit: 2 });
+    const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
+    process.exitCode = await runDoctorCommand(
+      {
+        json: flags.json,
+        dryRun: flags['dry-run'],
+        live: flags.live,
+        query: flags.query,
+        ...(flags.provider ? { provider: flags.provider as (typeof PROVIDER_IDS)[number] } : {}),
+      },
+      process.stdout,
+      process.stderr,
+      process.env,
+    );
+  }
+}

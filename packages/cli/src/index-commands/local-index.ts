@@ -1,0 +1,114 @@
+import { write } from '../lib/io.ts';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Opens the index `openmates search` uses (`OPENMATES_INDEX`, default in the user data directory)
+ * and runs `work` with it. A bad variable or an unreadable index is one line on stderr, exit 4.
+ */
+export async function withIndex(
+  env: Env,
+  stderr: NodeJS.WriteStream,
+  work: (
+    index: import('@openmates/core').LocalIndex,
+    core: typeof import('@openmates/core'),
+    path: string,
+  ) => Promise<number>,
+): Promise<number> {
+  const core = await import('@openmates/core');
+  let index: import('@openmates/core').LocalIndex;
+  let path: string;
+  try {
+    const config = core.loadConfig({ ...env, OPENMATES_LOG_LEVEL: 'silent' });
+    path = core.defaultIndexPath(config.local.indexPath);
+    index = core.openIndex(path);
+  } catch (error) {
+    if (error instanceof core.ConfigError || error instanceof core.LocalIndexError) {
+      await write(stderr, `openmates index: ${error.message.replace(/\n/g, '; ')}\n`);
+      return 4;
+    }
+    throw error;
+  }
+  try {
+    return await work(index, core, path);
+  } finally {
+    index.close();
+  }
+}
+
+/** `openmates index add PATH…`: files, folders and JSONL; a counter on stderr on a terminal. */
+export async function indexAdd(
+  paths: string[],
+  json: boolean,
+  io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: Env },
+): Promise<number> {
+  return withIndex(io.env, io.stderr, async (index, core, path) => {
+    const tty = io.stderr.isTTY === true;
+    const result = await core.ingestPaths(index, paths, (p) => {
+      if (tty)
+        io.stderr.write(
+          `\r\u001b[2KIndexing: ${p.files} files read, ${p.added} documents stored, ${p.rejected} refused`,
+        );
+    });
+    if (tty) io.stderr.write('\r\u001b[2K');
+    const total = index.count();
+    if (json) await write(io.stdout, `${JSON.stringify({ path, ...result, documents: total })}\n`);
+    else
+      await write(
+        io.stdout,
+        `Indexed ${result.added} documents (${result.replaced} replaced, ${result.rejected} refused) from ${result.files} files into ${path}; ${total} documents in the index.\n`,
+      );
+    for (const problem of result.problems.slice(0, 5))
+      await write(
+        io.stderr,
+        `openmates index: skipped ${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.reason}\n`,
+      );
+    if (result.problems.length > 5)
+      await write(io.stderr, `openmates index: and ${result.problems.length - 5} more problems\n`);
+    return result.added === 0 && result.problems.length > 0 ? 2 : 0;
+  });
+}
+
+/** `openmates index stats`. */
+export async function indexStats(
+  json: boolean,
+  io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: Env },
+): Promise<number> {
+  return withIndex(io.env, io.stderr, async (index) => {
+    const stats = index.stats();
+    if (json) await write(io.stdout, `${JSON.stringify(stats)}\n`);
+    else {
+      const list = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none';
+      await write(
+        io.stdout,
+        [
+          `index:     ${stats.path}`,
+          `documents: ${stats.documents}`,
+          `size:      ${(stats.bytes / 1024 / 1024).toFixed(1)} MiB`,
+          `sources:   ${list(stats.sources)}`,
+          `languages: ${list(stats.languages)}`,
+          ...(stats.demoCorpus ? [`demo:      ${stats.demoCorpus}`] : []),
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  });
+}
+
+/** `openmates index clear`. */
+export async function indexClear(io: {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: Env;
+}): Promise<number> {
+  return withIndex(io.env, io.stderr, async (index, _core, path) => {
+    const before = index.count();
+    index.clear();
+    await write(io.stdout, `Removed ${before} documents from ${path}.\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,16 @@
+/** The process's streams and environment, passed in so commands never reach for globals twice. */
+export interface CliIO {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: Record<string, string | undefined>;
+}
+
+export function processIO(): CliIO {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+/** Writes and resolves once the data is handed to the OS, so an exit right after loses nothing. */
+export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { engineEnv } from '../lib/cli-env.ts';
+import type { SearchOutcome } from './outcome.ts';
+
+/**
+ * Runs the search with the engine and the configured provider in this process. Configuration
+ * problems become `not_configured` (exit 4), as a server would answer 503.
+ */
+export async function searchInProcess(
+  request: unknown,
+  env: Record<string, string | undefined>,
+): Promise<SearchOutcome> {
+  const {
+    ConfigError,
+    EngineError,
+    ProviderNotConfiguredError,
+    createConfiguredProvider,
+    createEngine,
+    errorResponse,
+    loadConfig,
+  } = await import('@openmates/core');
+  // A request id as a server would give, so in-process and remote output differ only in its value.
+  const requestId = randomUUID();
+  let engine: Awaited<ReturnType<typeof createEngine>>;
+  try {
+    const config = loadConfig(engineEnv(env, 'silent'));
+    engine = createEngine({ config, provider: createConfiguredProvider(config) });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof ProviderNotConfiguredError)
+      return { kind: 'error', body: errorResponse('not_configured', { message: error.message, requestId }) };
+    throw error;
+  }
+  try {
+    return { kind: 'response', response: await engine.search(request, { requestId }) };
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    const body = errorResponse(error.code, {
+      ...(error.code === 'internal_error' ? {} : { message: error.message }),
+      ...(error.issues ? { issues: error.issues } : {}),
+      requestId,
+    });
+    return { kind: 'error', body };
+  } finally {
+    await engine.close();
+  }
+}

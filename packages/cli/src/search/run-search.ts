@@ -1,0 +1,97 @@
+import { type CliIO, write } from '../lib/io.ts';
+import { buildRequest, UsageError } from './build-request.ts';
+import { errorLine, outcomeExitCode, type SearchOutcome } from './outcome.ts';
+import type { SearchFlagValues } from './search-flags.ts';
+
+/** The origin a `--api-url`/`OPENMATES_API_URL` value names, or a usage error. */
+function apiOrigin(raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username !== '' || url.password !== '')
+    throw new UsageError('--api-url must be an http(s) origin such as http://127.0.0.1:8787');
+  return url.origin;
+}
+
+function queriesOf(request: unknown): (string | undefined)[] {
+  const items = (request as { requests?: unknown } | null)?.requests;
+  if (!Array.isArray(items)) return [];
+  return items.map((item) => {
+    const query = (item as { query?: unknown } | null)?.query;
+    return typeof query === 'string' ? query : undefined;
+  });
+}
+
+/** A spinner on stderr while the search runs, only when stderr is a terminal. */
+async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
+  if (!io.stderr.isTTY) return { stop() {} };
+  const { default: yoctoSpinner } = await import('yocto-spinner');
+  const spinner = yoctoSpinner({
+    text: `Searching ${count === 1 ? '1 query' : `${count} queries`}…`,
+    stream: io.stderr,
+  }).start();
+  return { stop: () => spinner.stop() };
+}
+
+async function runOutcome(
+  queries: readonly string[],
+  flags: SearchFlagValues,
+  io: CliIO,
+): Promise<{
+  outcome: SearchOutcome;
+  request: unknown;
+}> {
+  const request = await buildRequest(queries, flags, io.stdin);
+  const rawUrl = flags['api-url'] ?? io.env.OPENMATES_API_URL?.trim();
+  const apiUrl = rawUrl ? apiOrigin(rawUrl) : undefined;
+  const spinner = await startSpinner(io, queriesOf(request).length);
+  try {
+    if (apiUrl === undefined) {
+      const { searchInProcess } = await import('./in-process.ts');
+      return { outcome: await searchInProcess(request, io.env), request };
+    }
+    const { searchRemote } = await import('./remote.ts');
+    const apiKey = flags['api-key'] ?? io.env.OPENMATES_API_KEY?.trim();
+    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined), request };
+  } finally {
+    spinner.stop();
+  }
+}
+
+/**
+ * `openmates search`: builds the request, runs it in process or through a server, prints the
+ * outcome (JSON or text) and resolves to the exit code from the contract's table.
+ */
+export async function runSearch(queries: readonly string[], flags: SearchFlagValues, io: CliIO): Promise<number> {
+  let result: { outcome: SearchOutcome; request: unknown };
+  try {
+    result = await runOutcome(queries, flags, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    result = {
+      outcome: { kind: 'error', body: { error: `Invalid request: ${error.message}`, code: 'invalid_request' } },
+      request: undefined,
+    };
+  }
+  const { outcome, request } = result;
+  if (flags.json) {
+    if (outcome.kind === 'response') await write(io.stdout, `${JSON.stringify(outcome.response)}\n`);
+    else if (outcome.kind === 'error') await write(io.stdout, `${JSON.stringify(outcome.body)}\n`);
+  }
+  if (outcome.kind === 'error') await write(io.stderr, `${errorLine(outcome.body.error, outcome.body.code)}\n`);
+  if (outcome.kind === 'unreachable') await write(io.stderr, `${errorLine(outcome.message)}\n`);
+  if (outcome.kind === 'response') {
+    const { response } = outcome;
+    if (!flags.json) {
+      const { renderHuman } = await import('./render-human.ts');
+      const { colorEnabled } = await import('../lib/style.ts');
+      const width = io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80;
+      const text = renderHuman(response, {
+        width: Math.max(40, width),
+        color: colorEnabled(io.stdout, io.env),
+        queries: queriesOf(request),
+      });
+      await write(io.stdout, text);
+    }
+    if (response.error !== undefined) await write(io.stderr, `${errorLine(response.error, response.code)}\n`);
+  }
+  return outcomeExitCode(outcome);
+}

@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, relative } from 'node:path';
+import { DEFAULT_HOST, exitCode, PATHS } from '@openmates/contract';
+import { engineEnv } from '../lib/cli-env.ts';
+import { write } from '../lib/io.ts';
+import { VERSION } from '../version.ts';
+import { loadGui, locateGui } from './gui.ts';
+import { isLoopbackHost } from './loopback.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  gui: boolean;
+}
+
+/** How this CLI was started, so the printed example works when pasted (`node …/run.js` or `openmates`). */
+function cliCommand(): string {
+  const script = process.argv[1] ?? '';
+  if (basename(script) !== 'run.js') return 'openmates';
+  const path = relative(process.cwd(), script);
+  return `node ${path.includes(' ') ? JSON.stringify(path) : path}`;
+}
+
+/** Runs the server until SIGINT or SIGTERM; resolves to the exit code. Refusals are one line on stderr. */
+export async function serve(
+  options: ServeOptions,
+  stdout: NodeJS.WriteStream,
+  stderr: NodeJS.WriteStream,
+): Promise<number> {
+  const refuse = async (reason: string, code = exitCode('not_configured')) => {
+    await write(stderr, `openmates serve: ${reason}\n`);
+    return code;
+  };
+  const [core, server] = await Promise.all([import('@openmates/core'), import('@openmates/server')]);
+
+  let serverConfig: ReturnType<typeof server.loadServerConfig>;
+  try {
+    serverConfig = server.loadServerConfig(process.env);
+  } catch (error) {
+    return refuse(`${(error as Error).message.replace(/\n/g, '; ')}.`);
+  }
+  if (!isLoopbackHost(options.host) && serverConfig.apiKeys.length === 0)
+    return refuse(
+      `refusing to listen on ${options.host} without API keys: set OPENMATES_API_KEYS (comma-separated, 16+ characters each) or use --host ${DEFAULT_HOST}.`,
+    );
+
+  let engine: ReturnType<typeof core.createEngine>;
+  try {
+    const config = core.loadConfig(engineEnv(process.env, 'info'));
+    engine = core.createEngine({
+      config,
+      provider: core.createConfiguredProvider(config),
+      extraSecrets: serverConfig.apiKeys,
+    });
+  } catch (error) {
+    if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError)
+      return refuse(`cannot start: ${error.message.replace(/\n/g, '; ')} Run \`openmates doctor\` for details.`);
+    throw error;
+  }
+
+  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig });
+  const guiFile = options.gui ? locateGui() : undefined;
+  let gui: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  const fallback = guiFile
+    ? (request: IncomingMessage, response: ServerResponse) => {
+        if (gui) gui(request, response);
+        else
+          response
+            .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' })
+            .end('Starting\n');
+      }
+    : undefined;
+
+  let running: Awaited<ReturnType<typeof server.listen>>;
+  try {
+    running = await server.listen(handler, {
+      host: options.host,
+      port: options.port,
+      ...(fallback ? { fallback } : {}),
+    });
+  } catch (error) {
+    await engine.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      return refuse(`${options.host}:${options.port} is already in use: choose another --port.`, 1);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      return refuse(`cannot bind ${options.host}: not an address of this machine.`, 1);
+    if (code === 'EACCES') return refuse(`not allowed to bind port ${options.port}: choose one above 1023.`, 1);
+    throw error;
+  }
+  const { url } = running;
+
+  let guiLine: string;
+  if (!options.gui) guiLine = 'off (--no-gui): serving the API only';
+  else if (!guiFile)
+    guiLine = 'not built (apps/web/build/handler.js is missing; run `pnpm turbo run build`): serving the API only';
+  else {
+    try {
+      gui = await loadGui(guiFile, url);
+      guiLine = `${url}/`;
+    } catch (error) {
+      guiLine = `failed to load (${(error as Error).name}): serving the API only`;
+    }
+  }
+
+  // Listening for signals before printing, so a signal sent as soon as the address shows is handled.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  const keyed = serverConfig.apiKeys.length > 0;
+  const body = JSON.stringify({ requests: [{ query: 'openmates' }] });
+  const auth = keyed ? ' -H "Authorization: Bearer $OPENMATES_API_KEY"' : '';
+  const provider = engine.provider;
+  await write(
+    stdout,
+    [
+      `openmates: listening on ${url}`,
+      `  provider: ${provider.name} (queries go to ${provider.recipient}; ${engine.config.providerSource === 'default' ? 'the default' : 'chosen by OPENMATES_PROVIDER'})`,
+      `  API keys: ${keyed ? `required (${serverConfig.apiKeys.length} configured)` : 'not required (loopback only)'}`,
+      `  GUI:      ${guiLine}`,
+      `  docs:     ${url}${PATHS.docs}`,
+      `  try:      curl -s ${url}${PATHS.search} -H 'content-type: application/json'${auth} -d '${body}'`,
+      `            ${cliCommand()} search openmates --api-url ${url}`,
+      ...(keyed ? ['            (with OPENMATES_API_KEY set to one of OPENMATES_API_KEYS)'] : []),
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  const signal = await stopped;
+  // A second signal while draining stops at once.
+  const force = (second: NodeJS.Signals) => {
+    stderr.write(`openmates: ${second} again, stopping now\n`);
+    process.exit(1);
+  };
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  await write(stderr, `openmates: ${signal}, finishing in-flight searches…\n`);
+  await running.close();
+  await engine.close();
+  await write(stderr, 'openmates: stopped\n');
+  return 0;
+}

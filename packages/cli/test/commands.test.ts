@@ -1,0 +1,210 @@
+import { CONTRACT_FINGERPRINT } from '@openmates/contract';
+import { type BraveFixture, type OpenAIFixture, startBraveFixture, startOpenAIFixture } from '@openmates/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchFlags } from '../src/commands/search.ts';
+import { SEARCH_FLAGS } from '../src/search/search-flags.ts';
+import { baseEnv, requireBuild, runCli, startServe } from './run-cli.ts';
+
+let brave: BraveFixture;
+let openai: OpenAIFixture;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  requireBuild();
+  [brave, openai] = await Promise.all([startBraveFixture(), startOpenAIFixture()]);
+  env = baseEnv({
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: brave.apiKey,
+    BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+  });
+});
+afterAll(async () => {
+  await Promise.all([brave?.close(), openai?.close()]);
+});
+
+describe('openmates --version and --help', () => {
+  it('prints the version and the contract fingerprint', async () => {
+    const result = await runCli(['--version'], baseEnv());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^openmates \d+\.\d+\.\d+ /);
+    expect(result.stdout).toContain(CONTRACT_FINGERPRINT);
+  });
+
+  it.each([['search'], ['serve'], ['doctor'], ['apps', 'web', 'search']])(
+    'shows examples in `%s --help`',
+    async (...command) => {
+      const result = await runCli([...command, '--help'], baseEnv());
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('EXAMPLES');
+      expect(result.stdout).toContain('$ openmates ');
+    },
+  );
+
+  it('declares the same search flags for oclif and the fast path', () => {
+    expect(Object.keys(searchFlags).sort()).toEqual(Object.keys(SEARCH_FLAGS).sort());
+  });
+
+  it('reports an unknown flag in one message without a stack trace', async () => {
+    const result = await runCli(['search', 'x', '--bogus'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--bogus');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('openmates serve', () => {
+  it('refuses a non-loopback host without API keys, in one line', async () => {
+    const result = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--no-gui'], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('OPENMATES_API_KEYS');
+  });
+
+  it('refuses to start when the selected provider is not configured, in one line', async () => {
+    const result = await runCli(['serve', '--port', '0', '--no-gui'], baseEnv({ OPENMATES_PROVIDER: 'openai' }));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('OPENAI_API_KEY');
+  });
+
+  it('listens on port 0, answers /healthz, prints working examples, and stops on SIGTERM', async () => {
+    const server = await startServe(['--port', '0', '--no-gui'], env);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', provider: 'brave' });
+      expect(server.stdout()).toContain('Brave Search');
+      // The printed CLI line works as printed.
+      const line = /(node \S+run\.js) search openmates --api-url (\S+)/.exec(server.stdout());
+      expect(line?.[2]).toBe(server.url);
+      const viaCli = await runCli(['search', 'openmates', '--api-url', server.url, '--json'], env);
+      expect(viaCli.code).toBe(0);
+      // The printed curl line's request works too.
+      const curl = /-d '([^']+)'/.exec(server.stdout());
+      const answer = await fetch(`${server.url}/v1/apps/web/skills/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: curl?.[1] ?? '',
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('stopped');
+  });
+
+  it('lets an in-flight search finish on SIGTERM', async () => {
+    brave.setLatency(300);
+    const server = await startServe(['--port', '0', '--no-gui'], env);
+    try {
+      const pending = fetch(`${server.url}/v1/apps/web/skills/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: [{ query: 'in flight' }] }),
+      });
+      // Wait until the provider has the call, then ask the server to stop.
+      while (!brave.requests.some((r) => r.query.q === 'in flight')) await new Promise((r) => setImmediate(r));
+      server.child.kill('SIGTERM');
+      const answer = await pending;
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { results: { results: unknown[] }[] }).results[0]?.results.length).toBe(10);
+      expect(await server.exited).toBe(0);
+    } finally {
+      brave.setLatency(0);
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('openmates doctor', () => {
+  it('reports the selected provider, its key (never the value) and that it answers', async () => {
+    const result = await runCli(['doctor', '--json'], { ...env, OPENAI_API_KEY: openai.apiKey });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      provider: string;
+      source: string;
+      ok: boolean;
+      checks: { name: string; ok: boolean; detail: string }[];
+    };
+    expect(report).toMatchObject({ provider: 'brave', source: 'OPENMATES_PROVIDER', ok: true });
+    expect(report.checks.find((c) => c.name === 'BRAVE_SEARCH_API_KEY')?.detail).toContain('set');
+    expect(report.checks.find((c) => c.name === 'OPENAI_API_KEY')?.detail).toContain('not used');
+    expect(report.checks.find((c) => c.name === 'Brave Search API key')?.ok).toBe(true);
+    expect(result.stdout).not.toContain(brave.apiKey);
+    expect(result.stdout).not.toContain(openai.apiKey);
+  });
+
+  it('says what to fix and exits 4 when the key is missing', async () => {
+    const result = await runCli(['doctor'], baseEnv({ OPENMATES_PROVIDER: 'brave' }));
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('✗ BRAVE_SEARCH_API_KEY: not set');
+    expect(result.stdout).toContain('fix: Set BRAVE_SEARCH_API_KEY');
+  });
+
+  it('reports a bad variable as a failed check', async () => {
+    const result = await runCli(['doctor', '--json'], { ...env, OPENMATES_CACHE_TTL_S: 'soon' });
+    expect(result.code).toBe(4);
+    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { detail: string; ok: boolean }[] };
+    expect(report.ok).toBe(false);
+    expect(report.checks.some((c) => !c.ok && c.detail.includes('OPENMATES_CACHE_TTL_S'))).toBe(true);
+  });
+
+  it('prints the OpenAI dry run with the key redacted, needing no key', async () => {
+    const result = await runCli(['doctor', '--provider', 'openai', '--dry-run', '--json'], baseEnv());
+    expect(result.code).toBe(0);
+    const dryRun = JSON.parse(result.stdout) as { method: string; url: string; headers: Record<string, string> };
+    expect(dryRun.method).toBe('POST');
+    expect(dryRun.url).toBe('https://api.openai.com/v1/responses');
+    expect(dryRun.headers.Authorization).toBe('Bearer [redacted]');
+    const withKey = await runCli(['doctor', '--provider', 'openai', '--dry-run', '--json'], {
+      ...baseEnv(),
+      OPENAI_API_KEY: openai.apiKey,
+    });
+    expect(withKey.stdout).not.toContain(openai.apiKey);
+  });
+
+  it('runs the live probe only when asked, here against the OpenAI fixture', async () => {
+    const openaiEnv = baseEnv({ OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl });
+    openai.reset();
+    const plain = await runCli(['doctor', '--provider', 'openai', '--json'], openaiEnv);
+    expect(openai.requests).toHaveLength(0);
+    expect(plain.code).toBe(0);
+    const live = await runCli(['doctor', '--provider', 'openai', '--live', '--json'], openaiEnv);
+    expect(openai.requests.length).toBeGreaterThan(0);
+    const report = JSON.parse(live.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
+    expect(report.checks.filter((c) => c.name.startsWith('openai level')).every((c) => c.ok)).toBe(true);
+    expect(live.code).toBe(0);
+  });
+});
+
+describe('openmates index', () => {
+  it('adds files, reports stats, answers local searches and clears', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-index-'));
+    try {
+      // Results need an http(s) URL (SPEC §2), so the document comes as a JSONL line with one.
+      const doc = { url: 'https://example.org/quokka', title: 'Quokka habits', body: 'The quokka is a marsupial.' };
+      await writeFile(join(dir, 'pages.jsonl'), `${JSON.stringify(doc)}\n`);
+      const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+      const added = await runCli(['index', 'add', join(dir, 'pages.jsonl'), '--json'], localEnv);
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.stdout)).toMatchObject({ added: 1, files: 1 });
+      const stats = await runCli(['index', 'stats', '--json'], localEnv);
+      expect(JSON.parse(stats.stdout)).toMatchObject({ sources: { user: 1 } });
+      const search = await runCli(['search', 'quokka', '--json'], localEnv);
+      expect(search.code).toBe(0);
+      const body = JSON.parse(search.stdout) as { results: { results: { title: string }[] }[] };
+      expect(body.results[0]?.results[0]?.title).toContain('Quokka');
+      const cleared = await runCli(['index', 'clear'], localEnv);
+      expect(cleared.code).toBe(0);
+      expect(cleared.stdout).toContain('Removed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

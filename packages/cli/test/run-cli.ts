@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The real binary, as users run it. */
+export const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url));
+
+/** Fails early with the fix when the CLI was not built (the binary loads `dist/`). */
+export function requireBuild(): void {
+  if (!existsSync(fileURLToPath(new URL('../dist/fast-search.js', import.meta.url))))
+    throw new Error('packages/cli is not built: run `pnpm turbo run build` first');
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A controlled environment: nothing inherited from the caller but PATH and HOME, so an
+ * OPENMATES_* or key variable of the developer's shell never changes a test.
+ */
+export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OPENMATES_CACHE_TTL_S: '0', ...extra };
+}
+
+/** Runs `openmates ARGS` to completion with `input` on stdin. */
+export function runCli(args: readonly string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A running `openmates serve`, with the origin it printed. */
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `openmates serve ARGS` and resolves once it printed where it listens. */
+export function startServe(args: readonly string[], env: Record<string, string>): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1] && stdout.includes('Press Ctrl+C'))
+        resolve({ child, url: match[1], stdout: () => stdout, stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+  });
+}
