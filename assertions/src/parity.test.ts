@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
 import { CASES } from './cases/index.ts';
+import { createCliDriver } from './drivers/cli-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
@@ -29,6 +30,7 @@ const drivers: SurfaceDriver[] = [
   createRestDriver(),
   createTrpcDriver(),
   createSdkDriver(),
+  createCliDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;

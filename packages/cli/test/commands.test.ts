@@ -77,9 +77,9 @@ describe('openmates serve', () => {
       expect(await health.json()).toMatchObject({ status: 'ok', provider: 'brave' });
       expect(server.stdout()).toContain('Brave Search');
       // The printed CLI line works as printed.
-      const line = /(node \S+run\.js) search openmates --api-url (\S+)/.exec(server.stdout());
+      const line = /(node \S+run\.js) search "fetch abort" --count 3 --api-url (\S+)/.exec(server.stdout());
       expect(line?.[2]).toBe(server.url);
-      const viaCli = await runCli(['search', 'openmates', '--api-url', server.url, '--json'], env);
+      const viaCli = await runCli(['search', 'fetch abort', '--count', '3', '--api-url', server.url, '--json'], env);
       expect(viaCli.code).toBe(0);
       // The printed curl line's request works too.
       const curl = /-d '([^']+)'/.exec(server.stdout());

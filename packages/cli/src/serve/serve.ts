@@ -61,15 +61,18 @@ export async function serve(
   const handler = server.createHandler({ engine, version: VERSION, config: serverConfig });
   const guiFile = options.gui ? locateGui() : undefined;
   let gui: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
-  const fallback = guiFile
-    ? (request: IncomingMessage, response: ServerResponse) => {
-        if (gui) gui(request, response);
-        else
-          response
-            .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' })
-            .end('Starting\n');
-      }
-    : undefined;
+  let guiLine = '';
+  if (!options.gui) guiLine = 'off (--no-gui): serving the API only';
+  else if (!guiFile)
+    guiLine = 'not built (@openmates/web has no build; run `pnpm turbo run build`): serving the API only';
+  else {
+    try {
+      gui = await loadGui(guiFile);
+    } catch (error) {
+      guiLine = `failed to load (${(error as Error).name}): serving the API only`;
+    }
+  }
+  const fallback = gui;
 
   let running: Awaited<ReturnType<typeof server.listen>>;
   try {
@@ -90,18 +93,7 @@ export async function serve(
   }
   const { url } = running;
 
-  let guiLine: string;
-  if (!options.gui) guiLine = 'off (--no-gui): serving the API only';
-  else if (!guiFile)
-    guiLine = 'not built (apps/web/build/handler.js is missing; run `pnpm turbo run build`): serving the API only';
-  else {
-    try {
-      gui = await loadGui(guiFile, url);
-      guiLine = `${url}/`;
-    } catch (error) {
-      guiLine = `failed to load (${(error as Error).name}): serving the API only`;
-    }
-  }
+  if (gui) guiLine = `${url}/`;
 
   // Listening for signals before printing, so a signal sent as soon as the address shows is handled.
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
@@ -109,7 +101,8 @@ export async function serve(
     process.once('SIGTERM', resolve);
   });
   const keyed = serverConfig.apiKeys.length > 0;
-  const body = JSON.stringify({ requests: [{ query: 'openmates' }] });
+  // A query the offline demo corpus answers, so the printed lines show real results.
+  const body = JSON.stringify({ requests: [{ query: 'fetch abort', count: 3 }] });
   const auth = keyed ? ' -H "Authorization: Bearer $OPENMATES_API_KEY"' : '';
   const provider = engine.provider;
   await write(
@@ -121,7 +114,7 @@ export async function serve(
       `  GUI:      ${guiLine}`,
       `  docs:     ${url}${PATHS.docs}`,
       `  try:      curl -s ${url}${PATHS.search} -H 'content-type: application/json'${auth} -d '${body}'`,
-      `            ${cliCommand()} search openmates --api-url ${url}`,
+      `            ${cliCommand()} search "fetch abort" --count 3 --api-url ${url}`,
       ...(keyed ? ['            (with OPENMATES_API_KEY set to one of OPENMATES_API_KEYS)'] : []),
       'Press Ctrl+C to stop.',
       '',
