@@ -17,6 +17,7 @@ import { createCoreDriver } from './drivers/core-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
+import { createWebDriver } from './drivers/web-driver.ts';
 import { buildLocalIndex } from './local-corpus.ts';
 import { type CaseRun, writeReport } from './report.ts';
 import { runCase } from './runner.ts';
@@ -31,6 +32,7 @@ const drivers: SurfaceDriver[] = [
   createTrpcDriver(),
   createSdkDriver(),
   createCliDriver(),
+  createWebDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;

@@ -44,4 +44,17 @@ export const idsCorrelatedCases: ParityCase[] = [
       ],
     },
   },
+  {
+    name: 'string-ids-and-auto-ids',
+    assertion,
+    description: 'String caller ids (as a shared GUI link carries them) are kept; auto ids skip the caller id "1".',
+    request: { requests: [{ query: 'empty first' }, { id: '1', query: 'empty second' }, { query: 'empty third' }] },
+    expect: {
+      groups: [
+        { id: 2, results: [] },
+        { id: '1', results: [] },
+        { id: 3, results: [] },
+      ],
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createConfiguredProvider, createEngine, createLogger, type Engine, loadConfig } from '@openmates/core';
-import { createHandler, listen, loadServerConfig, type RunningServer } from '@openmates/server';
+import { createHandler, listen, loadServerConfig, type NodeFallback, type RunningServer } from '@openmates/server';
 
 /** An engine configured from a case's environment, with every log line captured for the transcript. */
 export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
@@ -22,12 +22,19 @@ export interface CaseServer {
   close(): Promise<void>;
 }
 
-/** A real server on loopback for one case: the same handler `openmates serve` runs. */
-export async function startCaseServer(env: Record<string, string>): Promise<CaseServer> {
+/**
+ * A real server on loopback for one case: the same handler `openmates serve` runs, with the GUI's
+ * node handler mounted beside the API when one is given.
+ */
+export async function startCaseServer(env: Record<string, string>, gui?: NodeFallback): Promise<CaseServer> {
   const logs: string[] = [];
   const engine = caseEngine(env, logs);
   const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
-  const server: RunningServer = await listen(handler, { host: '127.0.0.1', port: 0 });
+  const server: RunningServer = await listen(handler, {
+    host: '127.0.0.1',
+    port: 0,
+    ...(gui ? { fallback: gui } : {}),
+  });
   return {
     url: server.url,
     logs,
