@@ -302,11 +302,20 @@ describe('API keys', () => {
     );
   });
 
-  it('keeps skill info, the OpenAPI document, /docs and /healthz public', async () => {
-    for (const path of [PATHS.search, PATHS.openapi, PATHS.docs, PATHS.health]) {
+  it('keeps the OpenAPI document, /docs and /healthz public, and keys skill info like searches', async () => {
+    for (const path of [PATHS.openapi, PATHS.docs, PATHS.health]) {
       const response = await fetch(keyed.url + path);
       expect([path, response.status]).toEqual([path, 200]);
     }
+    const anonymous = await fetch(keyed.url + PATHS.search);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    const wrong = await fetch(keyed.url + PATHS.search, {
+      headers: { authorization: 'Bearer wrong-key-0123456789abcdef' },
+    });
+    expect(wrong.status).toBe(401);
+    const keyedInfo = await fetch(keyed.url + PATHS.search, { headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(keyedInfo.status).toBe(200);
   });
 
   it('checks the key before reading the body', async () => {

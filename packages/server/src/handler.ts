@@ -55,10 +55,16 @@ export function createHandler(options: HandlerOptions): FetchHandler {
   const health: Health = { status: 'ok', provider: engine.provider.id };
 
   /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
-  async function admit(request: Request, info: RequestInfo | undefined): Promise<void> {
+  /** The caller's key (`null` when no keys are configured); throws EngineError 401 without a valid one. */
+  function requireKey(request: Request): string | null {
     const key = authenticate(request.headers.get('authorization'));
     if (key === undefined)
       throw new EngineError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
+    return key;
+  }
+
+  async function admit(request: Request, info: RequestInfo | undefined): Promise<void> {
+    const key = requireKey(request);
     if (!limiter) return;
     try {
       await limiter.consume(key ?? info?.remoteAddress ?? 'anonymous');
@@ -165,8 +171,12 @@ export function createHandler(options: HandlerOptions): FetchHandler {
     if (pathname === PATHS.health) return json(200, health);
     if (pathname === PATHS.openapi)
       return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
-    // Skill info is public like the OpenAPI document it summarizes; only searches need a key.
-    if (method === 'GET') return json(200, engine.skillInfo(options.version));
+    // Skill info names the provider and this server's settings: keyed like searches, but not metered,
+    // so a client (the GUI's key prompt) can check a key without spending a search.
+    if (method === 'GET') {
+      requireKey(request);
+      return json(200, engine.skillInfo(options.version));
+    }
     await admit(request, info);
     return search(request, requestId);
   }
