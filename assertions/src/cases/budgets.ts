@@ -15,13 +15,13 @@ export const budgetCases: ParityCase[] = [
     env: { OPENMATES_MAX_SOURCES: '5' },
     request: {
       requests: [
-        { id: 'slow', query: 'delay300 delta', count: 3 },
+        { id: 'slow', query: 'delay800 delta', count: 3 },
         { id: 'fast', query: 'gamma', count: 3 },
       ],
     },
     expect: {
       groups: [
-        { id: 'slow', results: ordinary('delay300 delta', 2) },
+        { id: 'slow', results: ordinary('delay800 delta', 2) },
         { id: 'fast', results: ordinary('gamma', 3) },
       ],
     },
