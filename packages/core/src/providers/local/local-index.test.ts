@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LocalDocument } from './local-document.ts';
+import { type LocalDocument, URL_NOT_HTTP_REASON } from './local-document.ts';
 import { type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
 
 let dir: string;
@@ -199,6 +199,19 @@ describe('addDocuments', () => {
       { index: 1, reason: 'url must be a non-empty string' },
       { index: 2, reason: 'published must be an ISO 8601 date such as "2024-05-01"' },
     ]);
+  });
+
+  it('refuses URLs a search result could not carry, and stores the rest normalized', () => {
+    const result = index.addDocuments([
+      { url: 'file:///home/me/notes.md', title: 'File', body: 'kiwi' },
+      { url: 'notes/a.md', title: 'Relative', body: 'kiwi' },
+      { url: 'https://me:secret@example.com/', title: 'Credentials', body: 'kiwi' },
+      { url: ' HTTPS://Example.COM:443/a/../kiwi ', title: 'Fine', body: 'kiwi' },
+    ]);
+    expect(result.rejections).toEqual([0, 1, 2].map((index) => ({ index, reason: URL_NOT_HTTP_REASON })));
+    expect(urls('kiwi')).toEqual(['kiwi']);
+    // The normalized URL is the identity: the same page spelled differently replaces it.
+    expect(index.addDocuments([{ url: 'https://example.com/kiwi', title: 'Again', body: 'kiwi' }]).replaced).toBe(1);
   });
 
   it('reports progress after each batch', () => {
