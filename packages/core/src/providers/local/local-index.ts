@@ -213,13 +213,16 @@ class SqliteLocalIndex implements LocalIndex {
 
   #store(doc: StoredDocument, source: string): boolean {
     const values: SQLInputValue[] = [doc.description, doc.language, doc.published, doc.family_friendly, source];
-    // Insert first: a new URL (the common case) then costs one index probe, not two.
+    // Insert first: a new URL (the common case) then costs one index probe, not two. Not with
+    // `RETURNING id`: under node:sqlite that statement halved the ingest rate (11k against 21k docs/s
+    // on `pnpm bench:index`); `changes` and `lastInsertRowid` say the same.
     const inserted = this.#statement(
       `INSERT INTO docs (url, description, language, published, family_friendly, source) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (url) DO NOTHING RETURNING id`,
-    ).get(doc.url, ...values) as { id: number } | undefined;
+       ON CONFLICT (url) DO NOTHING`,
+    ).run(doc.url, ...values);
+    const isNew = Number(inserted.changes) === 1;
     let id: number;
-    if (inserted !== undefined) id = inserted.id;
+    if (isNew) id = Number(inserted.lastInsertRowid);
     else {
       id = (this.#statement('SELECT id FROM docs WHERE url = ?').get(doc.url) as { id: number }).id;
       this.#statement('DELETE FROM docs_fts WHERE rowid = ?').run(id);
@@ -234,7 +237,7 @@ class SqliteLocalIndex implements LocalIndex {
       identifierParts(doc.title),
       identifierParts(doc.body),
     );
-    return inserted === undefined;
+    return !isNew;
   }
 
   addDocuments(
