@@ -30,7 +30,7 @@ describe('openmates --version and --help', () => {
     expect(result.stdout).toContain(CONTRACT_FINGERPRINT);
   });
 
-  it.each([['search'], ['serve'], ['doctor'], ['apps', 'web', 'search']])(
+  it.each([['search'], ['serve'], ['doctor'], ['apps', 'web', 'search'], ['index', 'add']])(
     'shows examples in `%s --help`',
     async (...command) => {
       const result = await runCli([...command, '--help'], baseEnv());
@@ -203,6 +203,68 @@ describe('openmates index', () => {
       const cleared = await runCli(['index', 'clear'], localEnv);
       expect(cleared.code).toBe(0);
       expect(cleared.stdout).toContain('Removed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives files without a URL of their own one under --base-url, so search finds them', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-base-'));
+    try {
+      await mkdir(join(dir, 'notes', 'zoo'), { recursive: true });
+      await writeFile(join(dir, 'notes', 'zoo', 'numbat facts.md'), '# Numbat facts\n\nThe numbat eats termites.\n');
+      const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+      const added = await runCli(
+        ['index', 'add', join(dir, 'notes'), '--base-url', 'https://notes.example/n', '--json'],
+        localEnv,
+      );
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.stdout)).toMatchObject({ added: 1, rejected: 0, withoutUrl: 0, problems: [] });
+      const search = await runCli(['search', 'numbat', '--json'], localEnv);
+      expect(search.code).toBe(0);
+      const body = JSON.parse(search.stdout) as { results: { results: { title: string; url: string }[] }[] };
+      expect(body.results[0]?.results).toEqual([
+        expect.objectContaining({ title: 'Numbat facts', url: 'https://notes.example/n/zoo/numbat%20facts.md' }),
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a file without a URL and exits 2 when nothing could be added; 0 with warnings otherwise', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-nourl-'));
+    try {
+      const bare = join(dir, 'bare.md');
+      const own = join(dir, 'own.md');
+      await writeFile(bare, '# Bare\n\nA bilby note.\n');
+      await writeFile(own, '---\nurl: https://own.example/bilby\n---\nAnother bilby note.\n');
+      const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+
+      const nothing = await runCli(['index', 'add', bare], localEnv);
+      expect(nothing.code).toBe(2);
+      expect(nothing.stdout).toContain('Indexed 0 documents (0 replaced, 1 refused, 1 of them without a URL)');
+      expect(nothing.stderr).toContain(`skipped ${bare}: no http(s) URL`);
+      expect(nothing.stderr).toContain('1 file has no http(s) URL: add `url:` to its front matter or pass --base-url');
+
+      const some = await runCli(['index', 'add', bare, own], localEnv);
+      expect(some.code).toBe(0);
+      expect(some.stderr).toContain(`skipped ${bare}`);
+      expect(some.stderr).not.toContain(own);
+      const search = await runCli(['search', 'bilby', '--json'], localEnv);
+      const body = JSON.parse(search.stdout) as { results: { results: { url: string }[] }[] };
+      expect(body.results[0]?.results.map((r) => r.url)).toEqual(['https://own.example/bilby']);
+
+      const badBase = await runCli(['index', 'add', bare, '--base-url', 'notes/'], localEnv);
+      expect(badBase.code).toBe(2);
+      expect(badBase.stderr.trimEnd().split('\n')).toEqual([
+        'openmates index: --base-url: the base URL must be an absolute http(s) URL without credentials, query or fragment.',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

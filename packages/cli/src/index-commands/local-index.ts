@@ -36,35 +36,62 @@ export async function withIndex(
   }
 }
 
-/** `openmates index add PATH…`: files, folders and JSONL; a counter on stderr on a terminal. */
+/** Problems listed one per line on stderr before the rest are summed up. */
+const SHOWN_PROBLEMS = 5;
+
+/**
+ * `openmates index add PATH… [--base-url URL]`: files, folders and JSONL; a counter on stderr on a
+ * terminal. Exit 0 when any document was added (problems are listed on stderr), 2 when nothing
+ * could be added or `--base-url` is not an absolute http(s) URL.
+ */
 export async function indexAdd(
   paths: string[],
-  json: boolean,
+  options: { json: boolean; baseUrl?: string | undefined },
   io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: Env },
 ): Promise<number> {
+  const { normalizeBaseUrl } = await import('@openmates/core');
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = options.baseUrl === undefined ? undefined : normalizeBaseUrl(options.baseUrl);
+  } catch (error) {
+    await write(io.stderr, `openmates index: --base-url: ${(error as Error).message}.\n`);
+    return 2;
+  }
   return withIndex(io.env, io.stderr, async (index, core, path) => {
     const tty = io.stderr.isTTY === true;
-    const result = await core.ingestPaths(index, paths, (p) => {
-      if (tty)
-        io.stderr.write(
-          `\r\u001b[2KIndexing: ${p.files} files read, ${p.added} documents stored, ${p.rejected} refused`,
-        );
-    });
+    const result = await core.ingestPaths(
+      index,
+      paths,
+      (p) => {
+        if (tty)
+          io.stderr.write(
+            `\r\u001b[2KIndexing: ${p.files} files read, ${p.added} documents stored, ${p.rejected} refused`,
+          );
+      },
+      baseUrl === undefined ? {} : { baseUrl },
+    );
     if (tty) io.stderr.write('\r\u001b[2K');
     const total = index.count();
-    if (json) await write(io.stdout, `${JSON.stringify({ path, ...result, documents: total })}\n`);
-    else
+    if (options.json) await write(io.stdout, `${JSON.stringify({ path, ...result, documents: total })}\n`);
+    else {
+      const withoutUrl = result.withoutUrl > 0 ? `, ${result.withoutUrl} of them without a URL` : '';
       await write(
         io.stdout,
-        `Indexed ${result.added} documents (${result.replaced} replaced, ${result.rejected} refused) from ${result.files} files into ${path}; ${total} documents in the index.\n`,
+        `Indexed ${result.added} documents (${result.replaced} replaced, ${result.rejected} refused${withoutUrl}) from ${result.files} files into ${path}; ${total} documents in the index.\n`,
       );
-    for (const problem of result.problems.slice(0, 5))
+    }
+    for (const problem of result.problems.slice(0, SHOWN_PROBLEMS))
       await write(
         io.stderr,
         `openmates index: skipped ${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.reason}\n`,
       );
-    if (result.problems.length > 5)
-      await write(io.stderr, `openmates index: and ${result.problems.length - 5} more problems\n`);
+    if (result.problems.length > SHOWN_PROBLEMS)
+      await write(io.stderr, `openmates index: and ${result.problems.length - SHOWN_PROBLEMS} more problems\n`);
+    if (result.withoutUrl > 0)
+      await write(
+        io.stderr,
+        `openmates index: ${result.withoutUrl} ${result.withoutUrl === 1 ? 'file has' : 'files have'} no http(s) URL: add \`url:\` to its front matter or pass --base-url\n`,
+      );
     return result.added === 0 && result.problems.length > 0 ? 2 : 0;
   });
 }

@@ -9,8 +9,16 @@ export {
 } from './demo-corpus.ts';
 export { buildMatchExpression, type MatchMode } from './fts-query.ts';
 export { defaultIndexPath, type IndexPathEnvironment, resolveIndexPath } from './index-path.ts';
-export { type IngestProblem, type IngestProgress, type IngestResult, ingestPaths } from './ingest-paths.ts';
-export type { LocalDocument } from './local-document.ts';
+export {
+  type IngestOptions,
+  type IngestProblem,
+  type IngestProgress,
+  type IngestResult,
+  ingestPaths,
+  NO_URL_REASON,
+  normalizeBaseUrl,
+} from './ingest-paths.ts';
+export { type LocalDocument, URL_NOT_HTTP_REASON } from './local-document.ts';
 export {
   type AddOptions,
   type AddProgress,

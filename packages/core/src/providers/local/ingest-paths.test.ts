@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestPaths } from './ingest-paths.ts';
+import { ingestPaths, NO_URL_REASON } from './ingest-paths.ts';
+import { URL_NOT_HTTP_REASON } from './local-document.ts';
 import { type LocalIndex, openIndex } from './local-index.ts';
 
 let dir: string;
@@ -46,22 +46,81 @@ describe('ingestPaths', () => {
     ]);
   });
 
-  it('titles Markdown without front matter by its first heading, else its file name, with a file URL', async () => {
-    const headed = write('headed.md', 'Intro line\n\n# The *real* title\n\nquokka facts');
-    const bare = write('bare-notes.md', 'just quokka words');
-    await ingestPaths(index, [headed, bare]);
+  it('titles Markdown without front matter by its first heading, else its file name, with a URL under the base', async () => {
+    write('headed.md', 'Intro line\n\n# The *real* title\n\nquokka facts');
+    write('sub dir/bare notes.md', 'just quokka words');
+    const result = await ingestPaths(index, [join(dir, 'docs')], undefined, { baseUrl: 'https://notes.example/n' });
+    expect(result).toMatchObject({ files: 2, added: 2, rejected: 0, withoutUrl: 0, problems: [] });
     const hits = index.search('quokka', { limit: 5 });
     expect(hits.map((hit) => [hit.title, hit.url]).sort()).toEqual([
-      ['The real title', pathToFileURL(headed).href],
-      ['bare-notes', pathToFileURL(bare).href],
+      ['The real title', 'https://notes.example/n/headed.md'],
+      ['bare notes', 'https://notes.example/n/sub%20dir/bare%20notes.md'],
     ]);
     expect(hits.find((hit) => hit.title === 'The real title')?.description).not.toContain('*');
+  });
+
+  it('derives the URL of a file given by itself from its name, and keeps a front-matter URL over the base', async () => {
+    const bare = write('a/b/rock#1.md', '# Rock\nbasalt');
+    const own = write('own.md', '---\nurl: https://own.example/post\n---\nbasalt too');
+    await ingestPaths(index, [bare, own], undefined, { baseUrl: 'https://base.example/x/' });
+    expect(
+      index
+        .search('basalt', { limit: 5 })
+        .map((hit) => hit.url)
+        .sort(),
+    ).toEqual(['https://base.example/x/rock%231.md', 'https://own.example/post']);
+  });
+
+  it('refuses files without a URL of their own when no base URL is given, and still adds the rest', async () => {
+    write('own.md', '---\nurl: https://own.example/post\n---\ngecko');
+    const bare = write('bare.md', 'gecko');
+    const html = write('page.html', '<title>Page</title><p>gecko</p>');
+    const text = write('notes.txt', 'gecko');
+    const result = await ingestPaths(index, [join(dir, 'docs')]);
+    expect(result).toMatchObject({ files: 4, added: 1, rejected: 3, withoutUrl: 3 });
+    expect(result.problems.sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+      [bare, text, html].sort().map((path) => ({ path, reason: NO_URL_REASON })),
+    );
+    expect(index.search('gecko', { limit: 5 }).map((hit) => hit.url)).toEqual(['https://own.example/post']);
+  });
+
+  it('refuses a document whose own URL is not absolute http(s), from a file or a JSONL line', async () => {
+    const relative = write('relative.md', '---\nurl: /posts/1\n---\nlemur');
+    const file = write('file.html', '<link rel="canonical" href="file:///etc/x"><p>lemur</p>');
+    const jsonl = write(
+      'docs.jsonl',
+      [
+        JSON.stringify({ url: 'ftp://files.example/a', title: 'A', body: 'lemur' }),
+        JSON.stringify({ url: 'https://user:pw@b.example/', title: 'B', body: 'lemur' }),
+        JSON.stringify({ url: 'HTTPS://C.Example:443/./c', title: 'C', body: 'lemur' }),
+      ].join('\n'),
+    );
+    // A base URL does not rescue a file that names a URL of its own.
+    const result = await ingestPaths(index, [join(dir, 'docs')], undefined, { baseUrl: 'https://base.example/' });
+    expect(result).toMatchObject({ added: 1, rejected: 4, withoutUrl: 0 });
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        { path: relative, reason: URL_NOT_HTTP_REASON },
+        { path: file, reason: URL_NOT_HTTP_REASON },
+        { path: jsonl, line: 1, reason: URL_NOT_HTTP_REASON },
+        { path: jsonl, line: 2, reason: URL_NOT_HTTP_REASON },
+      ]),
+    );
+    // Stored normalized, as the engine would return it.
+    expect(index.search('lemur', { limit: 5 }).map((hit) => hit.url)).toEqual(['https://c.example/c']);
+  });
+
+  it('refuses a base URL that is not absolute http(s) before reading anything', async () => {
+    write('a.md', 'tapir');
+    for (const baseUrl of ['notes/', 'file:///home/me/', 'https://x.example/?q=1', 'https://u:p@x.example/'])
+      await expect(ingestPaths(index, [join(dir, 'docs')], undefined, { baseUrl })).rejects.toThrow(RangeError);
+    expect(index.count()).toBe(0);
   });
 
   it('reports a front matter that is not YAML, and indexes the other files', async () => {
     write('broken.md', '---\ntitle: [unclosed\n---\nbody');
     write('fine.md', '# Fine\nokapi');
-    const result = await ingestPaths(index, [join(dir, 'docs')]);
+    const result = await ingestPaths(index, [join(dir, 'docs')], undefined, { baseUrl: 'https://notes.example/' });
     expect(result.added).toBe(1);
     expect(result.problems).toEqual([
       { path: join(dir, 'docs', 'broken.md'), reason: expect.stringMatching(/^front matter is not valid YAML/) },
@@ -93,9 +152,9 @@ describe('ingestPaths', () => {
 
   it('reads plain text with its first line as title', async () => {
     const path = write('notes.txt', 'Shopping list\nbuy axolotl food\n');
-    await ingestPaths(index, [path]);
+    await ingestPaths(index, [path], undefined, { baseUrl: 'https://txt.example/' });
     expect(index.search('axolotl', { limit: 1 })).toMatchObject([
-      { title: 'Shopping list', url: pathToFileURL(path).href },
+      { title: 'Shopping list', url: 'https://txt.example/notes.txt' },
     ]);
   });
 
@@ -136,7 +195,9 @@ describe('ingestPaths', () => {
     write('.git/hidden.md', '# Hidden\nwombat');
     write('image.png', 'wombat');
     const missing = join(dir, 'missing');
-    const result = await ingestPaths(index, [join(dir, 'docs'), missing]);
+    const result = await ingestPaths(index, [join(dir, 'docs'), missing], undefined, {
+      baseUrl: 'https://notes.example/',
+    });
     expect(result).toMatchObject({ files: 1, added: 1, ignored: 1 });
     expect(result.problems).toEqual([{ path: missing, reason: 'no such file or folder' }]);
     expect(index.search('wombat', { limit: 5 }).map((hit) => hit.title)).toEqual(['Deep']);

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline';
+import { admitUrl } from '../../hygiene/url-admission.ts';
 import type { LocalDocument } from './local-document.ts';
 import type { AddProgress, LocalIndex } from './local-index.ts';
-import { type FileFormat, fileFormat } from './read-file-document.ts';
+import { type FileDocument, type FileFormat, fileFormat } from './read-file-document.ts';
 
 /** A file, or a line of a JSONL file, that was not indexed, and why. */
 export interface IngestProblem {
@@ -24,6 +25,44 @@ export interface IngestResult extends IngestProgress {
   problems: IngestProblem[];
   /** Files found in folders whose extension is not a format we read (skipped silently). */
   ignored: number;
+  /**
+   * Of `rejected`, files without a URL of their own and no `baseUrl` to derive one from; each is
+   * also in `problems` with NO_URL_REASON.
+   */
+  withoutUrl: number;
+}
+
+export interface IngestOptions {
+  /**
+   * An absolute http(s) URL under which files without a URL of their own are published: such a file
+   * gets `new URL(its path relative to the folder given, percent-encoded per segment, baseUrl)` (a
+   * file given by itself: its name). A missing trailing `/` is added. Default none: such files are
+   * refused (`withoutUrl`). JSONL lines always carry their own URL.
+   */
+  baseUrl?: string;
+}
+
+/** Why a Markdown, HTML or text file without a URL of its own is refused when no base URL is given. */
+export const NO_URL_REASON = 'no http(s) URL of its own (front matter `url:`, HTML canonical link) and no base URL';
+
+/**
+ * Checks a base URL for `ingestPaths` and returns it normalized, with a trailing `/` so relative
+ * paths resolve below it. Throws a RangeError with a one-line message safe to show when it is not
+ * an absolute http(s) URL without credentials, query or fragment.
+ */
+export function normalizeBaseUrl(raw: string): string {
+  const admitted = admitUrl(raw);
+  const url = admitted === null ? null : new URL(admitted);
+  if (url === null || url.search !== '' || url.hash !== '')
+    throw new RangeError('the base URL must be an absolute http(s) URL without credentials, query or fragment');
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
+}
+
+/** The URL of `file` below `baseUrl`, from its path relative to `root`, each segment percent-encoded. */
+function derivedUrl(baseUrl: string, root: string, file: string): string {
+  const path = relative(root, file).split(sep).map(encodeURIComponent).join('/');
+  return new URL(path, baseUrl).href;
 }
 
 /** Documents from a JSONL file handed to the index at a time. */
@@ -62,14 +101,27 @@ function message(error: unknown): string {
  * `.htm`, `.xhtml`), plain text (`.txt`, `.text`) and JSONL (`.jsonl`, `.ndjson`, one
  * `{ url, title, body, description?, language?, published?, family_friendly? }` per line). A file
  * named explicitly with another extension is a problem; inside folders such files are skipped.
- * Unreadable files and bad JSONL lines are reported in `problems` with their line number.
+ * Unreadable files, bad JSONL lines and documents whose URL is not absolute http(s) are reported in
+ * `problems` (with their line number). A file without a URL of its own gets one from
+ * `options.baseUrl` (see IngestOptions), else it is refused and counted in `withoutUrl`. Throws a
+ * RangeError for a bad `baseUrl` before reading anything.
  */
 export async function ingestPaths(
   index: LocalIndex,
   paths: readonly string[],
   onProgress?: (progress: IngestProgress) => void,
+  options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const result: IngestResult = { files: 0, added: 0, replaced: 0, rejected: 0, problems: [], ignored: 0 };
+  const baseUrl = options.baseUrl === undefined ? undefined : normalizeBaseUrl(options.baseUrl);
+  const result: IngestResult = {
+    files: 0,
+    added: 0,
+    replaced: 0,
+    rejected: 0,
+    problems: [],
+    ignored: 0,
+    withoutUrl: 0,
+  };
   const { markdownDocument, htmlDocument, textDocument } = await import('./read-file-document.ts');
   const ignored = { count: 0 };
   const report = () =>
@@ -82,7 +134,8 @@ export async function ingestPaths(
     for (const rejection of added.rejections) result.problems.push(problemFor(rejection.index, rejection.reason));
   };
 
-  const readOne = async (path: string, format: FileFormat) => {
+  // `root` is the folder URLs are derived relative to: the folder given, or a lone file's own folder.
+  const readOne = async (path: string, format: FileFormat, root: string) => {
     result.files += 1;
     if (format === 'jsonl') {
       await readJsonl(path, (docs, lines, bad) => {
@@ -94,16 +147,21 @@ export async function ingestPaths(
       return;
     }
     const source = await readFile(path, 'utf8');
-    const doc =
+    const read: FileDocument | string =
       format === 'markdown'
         ? await markdownDocument(path, source)
         : format === 'html'
           ? htmlDocument(path, source)
           : textDocument(path, source);
-    if (typeof doc === 'string') {
+    const url =
+      typeof read === 'string'
+        ? undefined
+        : (read.url ?? (baseUrl === undefined ? undefined : derivedUrl(baseUrl, root, path)));
+    if (typeof read === 'string' || url === undefined) {
       result.rejected += 1;
-      result.problems.push({ path, reason: doc });
-    } else add([doc], (_, reason) => ({ path, reason }));
+      if (typeof read !== 'string') result.withoutUrl += 1;
+      result.problems.push({ path, reason: typeof read === 'string' ? read : NO_URL_REASON });
+    } else add([{ ...read, url }], (_, reason) => ({ path, reason }));
     report();
   };
 
@@ -114,7 +172,7 @@ export async function ingestPaths(
       if (info.isDirectory()) {
         for await (const [file, format] of walk(path, ignored)) {
           try {
-            await readOne(file, format);
+            await readOne(file, format, path);
           } catch (error) {
             result.problems.push({ path: file, reason: message(error) });
           }
@@ -123,7 +181,7 @@ export async function ingestPaths(
         const format = fileFormat(path);
         if (format === undefined)
           result.problems.push({ path, reason: 'not a Markdown, HTML, text or JSONL file (by its extension)' });
-        else await readOne(path, format);
+        else await readOne(path, format, dirname(path));
       }
     } catch (error) {
       if ((error as Error).name === 'LocalIndexError') throw error;

@@ -1,4 +1,9 @@
-/** A document to index. `url` identifies it: adding a document with a known URL replaces it. */
+import { admitUrl } from '../../hygiene/url-admission.ts';
+
+/**
+ * A document to index. `url` identifies it: adding a document with a known URL replaces it. It must
+ * be an absolute http(s) URL (SPEC §2), the only kind a search result may carry.
+ */
 export interface LocalDocument {
   url: string;
   title: string;
@@ -13,7 +18,11 @@ export interface LocalDocument {
   family_friendly?: boolean;
 }
 
-/** A document as stored: validated, language reduced to its primary subtag, date checked. */
+/** Why a document whose URL is not one a search result may carry is refused. */
+export const URL_NOT_HTTP_REASON =
+  'url is not an absolute http(s) URL (no credentials, at most 2048 characters), so it could never be a search result';
+
+/** A document as stored: validated, URL normalized, language reduced to its primary subtag, date checked. */
 export interface StoredDocument {
   url: string;
   title: string;
@@ -43,11 +52,15 @@ export function primaryLanguage(tag: string): string | undefined {
 /**
  * Checks a document from an untrusted source (a JSONL line, a caller) and returns what is stored,
  * or the reason it cannot be. Optional fields of the wrong shape are reasons too, never ignored.
+ * The URL is admitted by the engine's own rule (`admitUrl`) and stored normalized, so a document is
+ * refused here rather than stored and then dropped from every result.
  */
 export function toStoredDocument(input: unknown): StoredDocument | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'not a JSON object';
   const doc = input as Record<string, unknown>;
   if (typeof doc.url !== 'string' || doc.url.trim() === '') return 'url must be a non-empty string';
+  const url = admitUrl(doc.url);
+  if (url === null) return URL_NOT_HTTP_REASON;
   if (typeof doc.title !== 'string') return 'title must be a string';
   if (typeof doc.body !== 'string') return 'body must be a string';
   for (const field of ['description', 'language', 'published'] as const)
@@ -66,7 +79,7 @@ export function toStoredDocument(input: unknown): StoredDocument | string {
     if (published === null) return 'published must be an ISO 8601 date such as "2024-05-01"';
   }
   return {
-    url: doc.url.trim(),
+    url,
     title: doc.title,
     body: doc.body,
     description: typeof doc.description === 'string' && doc.description.trim() !== '' ? doc.description : null,

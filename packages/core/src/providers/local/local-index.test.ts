@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LocalDocument } from './local-document.ts';
+import { type LocalDocument, URL_NOT_HTTP_REASON } from './local-document.ts';
 import { type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
 
 let dir: string;
@@ -201,6 +202,19 @@ describe('addDocuments', () => {
     ]);
   });
 
+  it('refuses URLs a search result could not carry, and stores the rest normalized', () => {
+    const result = index.addDocuments([
+      { url: 'file:///home/me/notes.md', title: 'File', body: 'kiwi' },
+      { url: 'notes/a.md', title: 'Relative', body: 'kiwi' },
+      { url: 'https://me:secret@example.com/', title: 'Credentials', body: 'kiwi' },
+      { url: ' HTTPS://Example.COM:443/a/../kiwi ', title: 'Fine', body: 'kiwi' },
+    ]);
+    expect(result.rejections).toEqual([0, 1, 2].map((index) => ({ index, reason: URL_NOT_HTTP_REASON })));
+    expect(urls('kiwi')).toEqual(['kiwi']);
+    // The normalized URL is the identity: the same page spelled differently replaces it.
+    expect(index.addDocuments([{ url: 'https://example.com/kiwi', title: 'Again', body: 'kiwi' }]).replaced).toBe(1);
+  });
+
   it('reports progress after each batch', () => {
     const seen: number[] = [];
     index.addDocuments(
@@ -209,6 +223,42 @@ describe('addDocuments', () => {
       { batchSize: 10 },
     );
     expect(seen).toEqual([10, 20, 25]);
+  });
+
+  it('pauses FTS5 automerge during a load of several batches and restores it afterwards', () => {
+    const automerge = () => {
+      const reader = new DatabaseSync(index.path, { readOnly: true });
+      try {
+        const row = reader.prepare("SELECT v FROM docs_fts_config WHERE k = 'automerge'").get() as
+          | { v: number }
+          | undefined;
+        return row?.v;
+      } finally {
+        reader.close();
+      }
+    };
+    const seen: (number | undefined)[] = [];
+    index.addDocuments(
+      Array.from({ length: 25 }, (_, i) => doc(`m${i}`, 'Merge', `walrus ${i}`)),
+      () => seen.push(automerge()),
+      { batchSize: 10 },
+    );
+    expect(seen).toEqual([0, 0, 0]);
+    expect(automerge()).toBe(4);
+    expect(urls('walrus')).toHaveLength(10);
+    expect(index.count()).toBe(25);
+    // A failing load restores it too.
+    expect(() =>
+      index.addDocuments(
+        (function* () {
+          for (let i = 0; i < 15; i++) yield doc(`f${i}`, 'F', 'x');
+          throw new Error('source failed');
+        })(),
+        undefined,
+        { batchSize: 10 },
+      ),
+    ).toThrow('source failed');
+    expect(automerge()).toBe(4);
   });
 });
 

@@ -1,9 +1,14 @@
 import { basename, extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Tokens } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import { readHtml } from './html-text.ts';
 import type { LocalDocument } from './local-document.ts';
+
+/**
+ * A document read from a file. `url` is the file's own URL (front matter, canonical link) or
+ * undefined: `ingestPaths` then derives one from a base URL, or refuses the file.
+ */
+export type FileDocument = Omit<LocalDocument, 'url'> & { url: string | undefined };
 
 /** The file formats `ingestPaths` reads, by extension. */
 export type FileFormat = 'markdown' | 'html' | 'text' | 'jsonl';
@@ -42,10 +47,10 @@ const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(
 /**
  * Reads a Markdown file: YAML front matter (`url`, `title`, `language`/`lang`, `date`/`published`,
  * `description`, `family_friendly`) parsed with `yaml`, the rest rendered with `marked` and reduced
- * to text. Without front matter the title is the first `# heading`, else the file name, and the URL
- * is the file's `file://` URL. A front matter that is not valid YAML is a reason, not a crash.
+ * to text. Without front matter the title is the first `# heading`, else the file name, and there
+ * is no URL. A front matter that is not valid YAML is a reason, not a crash.
  */
-export async function markdownDocument(path: string, source: string): Promise<LocalDocument | string> {
+export async function markdownDocument(path: string, source: string): Promise<FileDocument | string> {
   const { marked } = await import('marked');
   let meta: Record<string, unknown> = {};
   let content = source;
@@ -63,8 +68,8 @@ export async function markdownDocument(path: string, source: string): Promise<Lo
   const tokens = marked.lexer(content);
   const heading = tokens.find((token): token is Tokens.Heading => token.type === 'heading' && token.depth === 1);
   const page = readHtml(marked.parser(tokens));
-  const doc: LocalDocument = {
-    url: text(meta.url) ?? pathToFileURL(path).href,
+  const doc: FileDocument = {
+    url: text(meta.url),
     title:
       text(meta.title) ??
       (heading === undefined ? undefined : readHtml(marked.parseInline(heading.text) as string).text) ??
@@ -85,13 +90,13 @@ export async function markdownDocument(path: string, source: string): Promise<Lo
 
 /**
  * Reads an HTML file with htmlparser2: title from `<title>`, else the first `<h1>`, else the file
- * name; URL from `<link rel=canonical>`, else `<meta property=og:url>`, else `file://`; language
+ * name; URL from `<link rel=canonical>`, else `<meta property=og:url>`, else none; language
  * from `<html lang>`; description from `<meta name=description>`.
  */
-export function htmlDocument(path: string, source: string): LocalDocument {
+export function htmlDocument(path: string, source: string): FileDocument {
   const page = readHtml(source);
-  const doc: LocalDocument = {
-    url: page.canonical ?? page.ogUrl ?? pathToFileURL(path).href,
+  const doc: FileDocument = {
+    url: page.canonical ?? page.ogUrl,
     title: page.title ?? page.h1 ?? stem(path),
     body: page.text,
   };
@@ -100,12 +105,15 @@ export function htmlDocument(path: string, source: string): LocalDocument {
   return doc;
 }
 
-/** Reads a plain text file: the first line is the title when it is short (≤ 120 characters), else the file name. */
-export function textDocument(path: string, source: string): LocalDocument {
+/**
+ * Reads a plain text file: the first line is the title when it is short (≤ 120 characters), else
+ * the file name. A text file has no URL of its own.
+ */
+export function textDocument(path: string, source: string): FileDocument {
   const first = source
     .split(/\r?\n/, 50)
     .find((line) => line.trim() !== '')
     ?.trim();
   const title = first !== undefined && first.length <= 120 ? first : stem(path);
-  return { url: pathToFileURL(path).href, title, body: source };
+  return { url: undefined, title, body: source };
 }
