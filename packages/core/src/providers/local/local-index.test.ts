@@ -206,6 +206,8 @@ describe('addDocuments', () => {
     const result = index.addDocuments([
       { url: 'file:///home/me/notes.md', title: 'File', body: 'kiwi' },
       { url: 'notes/a.md', title: 'Relative', body: 'kiwi' },
+      // Deliberately hostile test data (credentials in a URL), not a secret.
+      // secretlint-disable-next-line
       { url: 'https://me:secret@example.com/', title: 'Credentials', body: 'kiwi' },
       { url: ' HTTPS://Example.COM:443/a/../kiwi ', title: 'Fine', body: 'kiwi' },
     ]);
