@@ -36,7 +36,11 @@ const ROUTES: Record<string, readonly string[]> = {
 const OPENAPI_BODY = JSON.stringify(openapi);
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
@@ -101,8 +105,9 @@ export function createHandler(options: HandlerOptions): FetchHandler {
 
   async function search(request: Request, requestId: string): Promise<Response> {
     const body = await readJsonBody(request);
-    const response = await engine.search(body, { requestId, signal: request.signal });
-    return json(searchStatus(response.results), response);
+    // The engine hands over the JSON it measured when fitting the response: serialized once.
+    const { response, json } = await engine.searchJson(body, { requestId, signal: request.signal });
+    return jsonText(searchStatus(response.results), json);
   }
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
