@@ -240,18 +240,53 @@ describe('Brave provider: errors', () => {
   });
 
   it('a 200 JSON body that is not a search answer is provider_error', async () => {
+    let body: unknown;
     const other = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ type: 'search', web: { results: 'not a list' } }));
+      res.end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const result = { title: 't', url: 'https://example.com/' };
     try {
       const { port } = other.address() as AddressInfo;
       const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
-      const error = await providerFailure(brave.search(query('x'), context().context));
-      expect(error.code).toBe('provider_error');
-      expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
+      const wrong: unknown[] = [
+        { type: 'search', web: { results: 'not a list' } },
+        null,
+        [],
+        'search',
+        { web: { results: [] } },
+        { type: 'news', web: { results: [] } },
+        { type: 'search', query: 'q' },
+        { type: 'search', query: null },
+        { type: 'search', query: [] },
+        { type: 'search', web: null },
+        { type: 'search', web: [] },
+        { type: 'search', web: {} },
+        { type: 'search', web: { results: [result, 1] } },
+        { type: 'search', web: { results: [null] } },
+        { type: 'search', web: { results: [[]] } },
+      ];
+      for (const shape of wrong) {
+        body = shape;
+        const error = await providerFailure(brave.search(query('x'), context().context));
+        expect(error.code, JSON.stringify(shape)).toBe('provider_error');
+        expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
+      }
+      // Extra fields are ignored; `query` and `web` may be absent; results are read as they are.
+      const right: [unknown, number][] = [
+        [{ type: 'search', extra: 1, query: { original: 'x', other: [] }, web: { results: [result], more: 1 } }, 1],
+        [{ type: 'search' }, 0],
+        [{ type: 'search', web: { results: [{}, { title: 5 }] } }, 2],
+      ];
+      for (const [shape, count] of right) {
+        body = shape;
+        const answer = await brave.search(query('x'), context().context);
+        expect(answer.candidates, JSON.stringify(shape)).toHaveLength(count);
+      }
+      await brave.close?.();
     } finally {
+      other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
     }
   });

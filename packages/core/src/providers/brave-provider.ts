@@ -5,7 +5,6 @@ import {
   type Issue,
   type NormalizedRequestItem,
   REQUEST_OPTIONS,
-  z,
 } from '@openmates/contract';
 import {
   type DoctorCheck,
@@ -51,31 +50,42 @@ export interface BraveProviderConfig {
   timeoutMs?: number;
 }
 
-const BraveResultSchema = z.object({
-  title: z.unknown().optional(),
-  url: z.unknown().optional(),
-  description: z.unknown().optional(),
-  age: z.unknown().optional(),
-  page_age: z.unknown().optional(),
-  language: z.unknown().optional(),
-  family_friendly: z.unknown().optional(),
-  meta_url: z.unknown().optional(),
-});
+/** One of Brave's web results: the fields we read, each still untrusted (hygiene is the engine's). */
+interface BraveResult {
+  title?: unknown;
+  url?: unknown;
+  description?: unknown;
+  age?: unknown;
+  page_age?: unknown;
+  language?: unknown;
+  family_friendly?: unknown;
+  meta_url?: unknown;
+}
 
 /** The parts of Brave's `WebSearchApiResponse` we read; extra fields are ignored. */
-const BraveSearchResponseSchema = z.object({
-  type: z.literal('search'),
-  query: z
-    .object({
-      original: z.unknown().optional(),
-      altered: z.unknown().optional(),
-      more_results_available: z.unknown().optional(),
-    })
-    .optional(),
-  web: z.object({ results: z.array(BraveResultSchema) }).optional(),
-});
-type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>;
-type BraveResult = z.infer<typeof BraveResultSchema>;
+interface BraveSearchResponse {
+  type: 'search';
+  query?: { original?: unknown; altered?: unknown; more_results_available?: unknown };
+  web?: { results: BraveResult[] };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `json` as a search answer, or undefined when it is not one: an object with `type: "search"`, an
+ * optional object `query`, and an optional object `web` whose `results` is an array of objects. A
+ * plain check, not a schema library: it runs on every answer.
+ */
+function asSearchResponse(json: unknown): BraveSearchResponse | undefined {
+  if (!isRecord(json) || json.type !== 'search') return undefined;
+  if (json.query !== undefined && !isRecord(json.query)) return undefined;
+  const web = json.web;
+  if (web !== undefined && !(isRecord(web) && Array.isArray(web.results) && web.results.every(isRecord)))
+    return undefined;
+  return json as unknown as BraveSearchResponse;
+}
 
 /**
  * The Brave Search provider: `GET {baseUrl}/web/search` with `X-Subscription-Token`.
@@ -342,13 +352,13 @@ async function parseAnswer(
   } catch {
     throw new ProviderError('provider_error', 'Brave Search sent malformed JSON.', { status: response.status });
   }
-  const parsed = BraveSearchResponseSchema.safeParse(json);
-  if (!parsed.success) {
+  const answer = asSearchResponse(json);
+  if (answer === undefined) {
     throw new ProviderError('provider_error', 'Brave Search sent an answer of an unexpected shape.', {
       status: response.status,
     });
   }
-  return parsed.data;
+  return answer;
 }
 
 /** Reads a body as UTF-8, refusing more than `MAX_BODY_BYTES`. */
