@@ -409,6 +409,10 @@ describe('output fitting', () => {
     expect(Buffer.byteLength(JSON.stringify(full), 'utf8')).toBeGreaterThan(MIN_MAX_RESPONSE_BYTES);
     const again = await engine.search(manyRequest);
     expect(again.results).toEqual(response.results);
+    // searchJson hands over the fitted response's JSON, the bytes a server sends.
+    const serialized = await engine.searchJson(manyRequest);
+    expect(serialized.json).toBe(JSON.stringify(serialized.response));
+    expect(serialized.response.results).toEqual(response.results);
   });
 
   it('refuses a ceiling below MIN_MAX_RESPONSE_BYTES, so a response without results always fits', () => {

@@ -24,7 +24,7 @@ import { BudgetSession } from './budget.ts';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { configSecrets, type EngineConfig } from './config.ts';
 import { describeIssues, EngineError } from './engine-error.ts';
-import { fitResponse, ResponseTooLargeError } from './fit-response.ts';
+import { fitResponseJson, ResponseTooLargeError } from './fit-response.ts';
 import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
@@ -60,6 +60,11 @@ export interface Engine {
    * with an EngineError for an invalid request (400), an unusable provider (503) or a bug (500).
    */
   search(input: unknown, options?: SearchOptions): Promise<WebSearchResponse>;
+  /**
+   * `search`, with the response's `JSON.stringify` as output fitting measured it, for a caller
+   * that sends it on (the REST server) without serializing it a second time.
+   */
+  searchJson(input: unknown, options?: SearchOptions): Promise<{ response: WebSearchResponse; json: string }>;
   /** Replaces every configured secret in `text`. */
   redact(text: string): string;
   /** Skill info for `GET /v1/apps/web/skills/search`. */
@@ -201,7 +206,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function search(input: unknown, searchOptions: SearchOptions = {}): Promise<WebSearchResponse> {
+  async function searchJson(
+    input: unknown,
+    searchOptions: SearchOptions = {},
+  ): Promise<{ response: WebSearchResponse; json: string }> {
     const requestId = searchOptions.requestId ?? randomUUID();
     const log = logger.child({ request_id: requestId, provider: provider.id });
     const started = now();
@@ -267,8 +275,9 @@ export function createEngine(options: EngineOptions): Engine {
       results_fitted_out: 0,
     };
     let fitted: WebSearchResponse;
+    let json: string;
     try {
-      fitted = fitResponse(response, config.maxResponseBytes);
+      ({ response: fitted, json } = fitResponseJson(response, config.maxResponseBytes));
     } catch (error) {
       if (!(error instanceof ResponseTooLargeError)) throw error;
       log.error(
@@ -291,7 +300,11 @@ export function createEngine(options: EngineOptions): Engine {
       },
       'search finished',
     );
-    return fitted;
+    return { response: fitted, json };
+  }
+
+  async function search(input: unknown, searchOptions?: SearchOptions): Promise<WebSearchResponse> {
+    return (await searchJson(input, searchOptions)).response;
   }
 
   function skillInfo(version: string): SkillInfo {
@@ -327,6 +340,7 @@ export function createEngine(options: EngineOptions): Engine {
     provider,
     logger,
     search,
+    searchJson,
     redact,
     skillInfo,
     async close() {

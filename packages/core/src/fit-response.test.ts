@@ -13,7 +13,7 @@ import {
 } from '@openmates/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitResponse, ResponseTooLargeError, serializedSize } from './fit-response.ts';
+import { fitResponse, fitResponseJson, ResponseTooLargeError, serializedSize } from './fit-response.ts';
 
 const size = (value: unknown) => Math.max(serializedSize(value).utf16, serializedSize(value).utf8);
 
@@ -232,6 +232,23 @@ describe('fitResponse properties', () => {
         expect(utf8).toBeLessThanOrEqual(maxBytes);
         const parsed = WebSearchResponseSchema.safeParse(JSON.parse(JSON.stringify(fitted)));
         expect(parsed.success).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('hands back the JSON of exactly the response it fitted', () => {
+    fc.assert(
+      fc.property(caseArb, ([response, maxBytes]) => {
+        let fitted: { response: WebSearchResponse; json: string };
+        try {
+          fitted = fitResponseJson(response, maxBytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ResponseTooLargeError);
+          return;
+        }
+        expect(fitted.json).toBe(JSON.stringify(fitted.response));
+        expect(fitted.response).toEqual(fitResponse(response, maxBytes));
       }),
       { numRuns: 300 },
     );

@@ -23,9 +23,13 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
   return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
 }
 
-function fits(value: unknown, maxBytes: number): boolean {
-  const { utf16, utf8 } = serializedSize(value);
-  return utf16 <= maxBytes && utf8 <= maxBytes;
+/** `value`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
+function fittingJson(value: unknown, maxBytes: number): string | undefined {
+  const json = JSON.stringify(value);
+  if (json.length > maxBytes) return undefined;
+  // A UTF-16 unit encodes to at most 3 UTF-8 bytes: under a third of the ceiling, counting is moot.
+  if (json.length * 3 <= maxBytes) return json;
+  return Buffer.byteLength(json, 'utf8') <= maxBytes ? json : undefined;
 }
 
 /** The removals fitting may make, in the order it makes them. */
@@ -103,11 +107,24 @@ function afterSteps(response: WebSearchResponse, plan: Plan, steps: number): Web
  * ResponseTooLargeError when even the skeleton (no results, notes or suggestions) does not fit.
  */
 export function fitResponse(response: WebSearchResponse, maxBytes: number): WebSearchResponse {
-  if (fits(response, maxBytes)) return response;
+  return fitResponseJson(response, maxBytes).response;
+}
+
+/**
+ * `fitResponse`, also returning the fitted response's `JSON.stringify`, which fitting measured
+ * anyway: a caller that sends it (the server) does not serialize the response a second time.
+ */
+export function fitResponseJson(
+  response: WebSearchResponse,
+  maxBytes: number,
+): { response: WebSearchResponse; json: string } {
+  const whole = fittingJson(response, maxBytes);
+  if (whole !== undefined) return { response, json: whole };
   const plan = planOf(response);
   const total = plan.notes.length + plan.suggestions + plan.results;
   const skeleton = afterSteps(response, plan, total);
-  if (!fits(skeleton, maxBytes)) {
+  const skeletonJson = fittingJson(skeleton, maxBytes);
+  if (skeletonJson === undefined) {
     const { utf16, utf8 } = serializedSize(skeleton);
     throw new ResponseTooLargeError(Math.max(utf16, utf8), maxBytes);
   }
@@ -117,10 +134,16 @@ export function fitResponse(response: WebSearchResponse, maxBytes: number): WebS
   // serializations. Whatever the sizes do, the answer is one that was measured to fit.
   let over = 0;
   let under = total;
+  let best = { response: skeleton, json: skeletonJson };
   while (under - over > 1) {
     const mid = Math.floor((over + under) / 2);
-    if (fits(afterSteps(response, plan, mid), maxBytes)) under = mid;
-    else over = mid;
+    const candidate = afterSteps(response, plan, mid);
+    const json = fittingJson(candidate, maxBytes);
+    if (json === undefined) over = mid;
+    else {
+      under = mid;
+      best = { response: candidate, json };
+    }
   }
-  return under === total ? skeleton : afterSteps(response, plan, under);
+  return best;
 }

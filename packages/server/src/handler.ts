@@ -22,6 +22,11 @@ export interface HandlerOptions {
 /** Connection facts the fetch API does not carry. */
 export interface RequestInfo {
   remoteAddress?: string;
+  /**
+   * The body arrives through an HTTP parser that holds it to its `Content-Length` (node:http), so a
+   * declared length bounds the read: the body can be read whole instead of streamed and counted.
+   */
+  lengthEnforced?: boolean;
 }
 
 export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
@@ -36,7 +41,11 @@ const ROUTES: Record<string, readonly string[]> = {
 const OPENAPI_BODY = JSON.stringify(openapi);
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
@@ -99,10 +108,11 @@ export function createHandler(options: HandlerOptions): FetchHandler {
     return json(httpStatus(code), errorResponse(code, { requestId }), headers);
   }
 
-  async function search(request: Request, requestId: string): Promise<Response> {
-    const body = await readJsonBody(request);
-    const response = await engine.search(body, { requestId, signal: request.signal });
-    return json(searchStatus(response.results), response);
+  async function search(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
+    const body = await readJsonBody(request, info?.lengthEnforced === true);
+    // The engine hands over the JSON it measured when fitting the response: serialized once.
+    const { response, json } = await engine.searchJson(body, { requestId, signal: request.signal });
+    return jsonText(searchStatus(response.results), json);
   }
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
@@ -117,7 +127,7 @@ export function createHandler(options: HandlerOptions): FetchHandler {
           issues: [{ path: '', message: 'batched calls are not accepted; send one call per request' }],
         });
       await admit(request, info);
-      body = await readJsonBody(request);
+      body = await readJsonBody(request, info?.lengthEnforced === true);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       const envelope = {
@@ -178,7 +188,7 @@ export function createHandler(options: HandlerOptions): FetchHandler {
       return json(200, engine.skillInfo(options.version));
     }
     await admit(request, info);
-    return search(request, requestId);
+    return search(request, info, requestId);
   }
 
   return async (request, info) => {

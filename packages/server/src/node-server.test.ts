@@ -74,6 +74,41 @@ describe('listen()', () => {
   });
 });
 
+describe('request bodies through node:http', () => {
+  /** POSTs raw bytes with an exact Content-Length (or chunked without one) and reads the answer. */
+  function post(url: string, body: string, declared: boolean): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (declared) headers['content-length'] = String(Buffer.byteLength(body));
+      const req = httpRequest(url + PATHS.search, { method: 'POST', headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('reads a declared or chunked body alike: results, 400 for bad JSON, 413 over 64 KiB', async () => {
+    const server = await startTestServer(brave);
+    try {
+      for (const declared of [true, false]) {
+        const ok = await post(server.url, JSON.stringify({ requests: [{ query: 'bodies ünïcode' }] }), declared);
+        expect(ok.status, `declared ${declared}`).toBe(200);
+        expect(WebSearchResponseSchema.parse(JSON.parse(ok.body)).results[0]?.results.length).toBe(10);
+        const bad = await post(server.url, '{"requests": [', declared);
+        expect(bad.status).toBe(400);
+        expect(JSON.parse(bad.body).code).toBe('invalid_request');
+        const big = await post(server.url, JSON.stringify({ requests: [{ query: 'x'.repeat(70_000) }] }), declared);
+        expect(big.status).toBe(413);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('isApiPath', () => {
   it('claims the API paths and leaves the rest to the GUI', () => {
     for (const path of [

@@ -39,6 +39,7 @@ export async function listen(
     handler(request, {
       remoteAddress:
         (env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress ?? '',
+      lengthEnforced: true,
     }),
   );
   const { fallback } = options;

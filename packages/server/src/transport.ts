@@ -3,17 +3,22 @@ import { EngineError } from '@openmates/core';
 
 /**
  * Reads a JSON request body under the 64 KiB limit, enforced while reading (a lying or absent
- * Content-Length cannot get past it). Rejects with EngineError 415, 413 or 400.
+ * Content-Length cannot get past it). With `lengthEnforced` (the body comes through node:http,
+ * whose parser never passes more than the declared Content-Length), a declared length within the
+ * limit is read whole, without a web stream. Rejects with EngineError 415, 413 or 400.
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: Request, lengthEnforced = false): Promise<unknown> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json' && !type?.endsWith('+json'))
     throw new EngineError(
       'unsupported_media_type',
       'The request body must be JSON sent as Content-Type: application/json.',
     );
-  const declared = Number(request.headers.get('content-length'));
+  const length = request.headers.get('content-length');
+  const declared = Number(length);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  if (lengthEnforced && length !== null && /^\d+$/.test(length.trim()))
+    return parseJson(new Uint8Array(await request.arrayBuffer()));
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -29,7 +34,11 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       chunks.push(value);
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return parseJson(Buffer.concat(chunks));
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   try {
     return JSON.parse(text);
   } catch {

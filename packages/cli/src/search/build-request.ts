@@ -28,9 +28,9 @@ function itemOptions(flags: SearchFlagValues): Record<string, unknown> {
   return options;
 }
 
-async function readInput(source: string, stdin: NodeJS.ReadableStream): Promise<string> {
+async function readInput(source: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
   try {
-    return source === '-' ? await text(stdin) : await readFile(source, 'utf8');
+    return source === '-' ? await text(stdin()) : await readFile(source, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`cannot read --input ${source === '-' ? 'from stdin' : source} (${reason})`);
@@ -40,11 +40,12 @@ async function readInput(source: string, stdin: NodeJS.ReadableStream): Promise<
 /**
  * The WebSearchRequest of an invocation: one item per query with the flags applied to each, or
  * the JSON read from `--input`. It is not validated here: the engine or the server does that.
+ * `stdin` is asked for only when `--input -` reads it.
  */
 export async function buildRequest(
   queries: readonly string[],
   flags: SearchFlagValues,
-  stdin: NodeJS.ReadableStream,
+  stdin: () => NodeJS.ReadableStream,
 ): Promise<unknown> {
   if (flags.input === undefined) {
     const options = itemOptions(flags);

@@ -39,7 +39,7 @@ async function runOutcome(
   outcome: SearchOutcome;
   request: unknown;
 }> {
-  const request = await buildRequest(queries, flags, io.stdin);
+  const request = await buildRequest(queries, flags, () => io.stdin);
   const rawUrl = flags['api-url'] ?? io.env.OPENMATES_API_URL?.trim();
   const apiUrl = rawUrl ? apiOrigin(rawUrl) : undefined;
   const spinner = await startSpinner(io, queriesOf(request).length);

@@ -3,7 +3,9 @@ import { codePointLength } from '@openmates/contract';
 /** The mark appended to text that was cut; it counts towards the bound. */
 export const ELLIPSIS = '\u2026';
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on the first cut, not at import: building a segmenter loads ICU data (about 5 ms of a
+// cold CLI start), and most texts fit without one.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * Bounds `text` to `maxCodePoints` code points, cutting only between graphemes (never inside a
@@ -19,6 +21,7 @@ export function truncate(text: string, maxCodePoints: number): string {
   const budget = max - 1;
   let kept = '';
   let used = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(trimmed)) {
     const size = codePointLength(segment);
     if (used + size > budget) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
@@ -240,18 +240,53 @@ describe('Brave provider: errors', () => {
   });
 
   it('a 200 JSON body that is not a search answer is provider_error', async () => {
+    let body: unknown;
     const other = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ type: 'search', web: { results: 'not a list' } }));
+      res.end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const result = { title: 't', url: 'https://example.com/' };
     try {
       const { port } = other.address() as AddressInfo;
       const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
-      const error = await providerFailure(brave.search(query('x'), context().context));
-      expect(error.code).toBe('provider_error');
-      expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
+      const wrong: unknown[] = [
+        { type: 'search', web: { results: 'not a list' } },
+        null,
+        [],
+        'search',
+        { web: { results: [] } },
+        { type: 'news', web: { results: [] } },
+        { type: 'search', query: 'q' },
+        { type: 'search', query: null },
+        { type: 'search', query: [] },
+        { type: 'search', web: null },
+        { type: 'search', web: [] },
+        { type: 'search', web: {} },
+        { type: 'search', web: { results: [result, 1] } },
+        { type: 'search', web: { results: [null] } },
+        { type: 'search', web: { results: [[]] } },
+      ];
+      for (const shape of wrong) {
+        body = shape;
+        const error = await providerFailure(brave.search(query('x'), context().context));
+        expect(error.code, JSON.stringify(shape)).toBe('provider_error');
+        expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
+      }
+      // Extra fields are ignored; `query` and `web` may be absent; results are read as they are.
+      const right: [unknown, number][] = [
+        [{ type: 'search', extra: 1, query: { original: 'x', other: [] }, web: { results: [result], more: 1 } }, 1],
+        [{ type: 'search' }, 0],
+        [{ type: 'search', web: { results: [{}, { title: 5 }] } }, 2],
+      ];
+      for (const [shape, count] of right) {
+        body = shape;
+        const answer = await brave.search(query('x'), context().context);
+        expect(answer.candidates, JSON.stringify(shape)).toHaveLength(count);
+      }
+      await brave.close?.();
     } finally {
+      other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
     }
   });
@@ -281,6 +316,137 @@ describe('Brave provider: errors', () => {
   it('its own timeoutMs turns into provider_timeout', async () => {
     const error = await providerFailure(provider({ timeoutMs: 20 }).search(query('slow'), context().context));
     expect(error.code).toBe('provider_timeout');
+  });
+});
+
+describe('Brave provider: the connection', () => {
+  const ANSWER = JSON.stringify({ type: 'search', web: { results: [{ title: 't', url: 'https://example.com/' }] } });
+
+  /** A one-off upstream on 127.0.0.1 answering with `listener`; counts its connections. */
+  async function upstream(listener: RequestListener) {
+    const server = createServer(listener);
+    const state = { connections: 0, requests: [] as string[] };
+    server.on('connection', () => {
+      state.connections += 1;
+    });
+    server.on('request', (req) => state.requests.push(req.url ?? ''));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
+    return {
+      server,
+      state,
+      brave,
+      async close() {
+        await brave.close?.();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('reuses one kept-alive connection across calls, and closes it with the provider', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ANSWER);
+    });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await up.brave.search(query('x'), context().context);
+        expect(answer.candidates).toHaveLength(1);
+      }
+      expect(up.state.connections).toBe(1);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('answers on a fresh connection after the server closed the idle one', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ANSWER);
+    });
+    try {
+      await up.brave.search(query('x'), context().context);
+      up.server.closeIdleConnections();
+      const answer = await up.brave.search(query('x'), context().context);
+      expect(answer.candidates).toHaveLength(1);
+      expect(up.state.connections).toBe(2);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('refuses a redirect without following it', async () => {
+    const up = await upstream((req, res) => {
+      if (req.url?.startsWith('/elsewhere')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(ANSWER);
+        return;
+      }
+      res.writeHead(302, { location: '/elsewhere' });
+      res.end();
+    });
+    try {
+      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      expect(error.code).toBe('provider_error');
+      expect(error.status).toBe(302);
+      expect(error.message).toContain('redirect');
+      expect(up.state.requests.every((url) => url.startsWith('/res/v1/web/search'))).toBe(true);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('refuses an answer over 4 MiB, declared or streamed', async () => {
+    const big = Buffer.alloc(4 * 1024 * 1024 + 1, 0x20);
+    for (const declared of [true, false]) {
+      const up = await upstream((_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(declared ? { 'content-length': String(big.byteLength) } : {}),
+        });
+        res.end(big);
+      });
+      try {
+        const error = await providerFailure(up.brave.search(query('x'), context().context));
+        expect(error.code, `declared ${declared}`).toBe('provider_error');
+        expect(error.message).toBe('Brave Search sent an answer too large to read.');
+      } finally {
+        await up.close();
+      }
+    }
+  });
+
+  it('a connection closed mid-answer is provider_unavailable', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(ANSWER.length * 2) });
+      res.write(ANSWER, () => res.socket?.destroy());
+    });
+    try {
+      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      expect(error.code).toBe('provider_unavailable');
+      expect(error.message).toBe('Brave Search closed the connection mid-answer.');
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('rethrows the engine’s abort as is while the body is still arriving', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"search",');
+    });
+    const controller = new AbortController();
+    try {
+      const pending = failure(up.brave.search(query('x'), context(controller.signal).context));
+      await until(() => up.state.requests.length === 1);
+      const reason = new DOMException('engine deadline', 'TimeoutError');
+      controller.abort(reason);
+      expect(await pending).toBe(reason);
+    } finally {
+      await up.close();
+    }
   });
 });
 

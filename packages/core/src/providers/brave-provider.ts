@@ -5,7 +5,6 @@ import {
   type Issue,
   type NormalizedRequestItem,
   REQUEST_OPTIONS,
-  z,
 } from '@openmates/contract';
 import {
   type DoctorCheck,
@@ -18,6 +17,7 @@ import {
   type SearchProvider,
 } from '../provider.ts';
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './brave-languages.ts';
+import { type BodyFailure, createHttpGetClient, type HttpAnswer, type HttpGetClient } from './http-get.ts';
 
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com/res/v1';
@@ -50,31 +50,42 @@ export interface BraveProviderConfig {
   timeoutMs?: number;
 }
 
-const BraveResultSchema = z.object({
-  title: z.unknown().optional(),
-  url: z.unknown().optional(),
-  description: z.unknown().optional(),
-  age: z.unknown().optional(),
-  page_age: z.unknown().optional(),
-  language: z.unknown().optional(),
-  family_friendly: z.unknown().optional(),
-  meta_url: z.unknown().optional(),
-});
+/** One of Brave's web results: the fields we read, each still untrusted (hygiene is the engine's). */
+interface BraveResult {
+  title?: unknown;
+  url?: unknown;
+  description?: unknown;
+  age?: unknown;
+  page_age?: unknown;
+  language?: unknown;
+  family_friendly?: unknown;
+  meta_url?: unknown;
+}
 
 /** The parts of Brave's `WebSearchApiResponse` we read; extra fields are ignored. */
-const BraveSearchResponseSchema = z.object({
-  type: z.literal('search'),
-  query: z
-    .object({
-      original: z.unknown().optional(),
-      altered: z.unknown().optional(),
-      more_results_available: z.unknown().optional(),
-    })
-    .optional(),
-  web: z.object({ results: z.array(BraveResultSchema) }).optional(),
-});
-type BraveSearchResponse = z.infer<typeof BraveSearchResponseSchema>;
-type BraveResult = z.infer<typeof BraveResultSchema>;
+interface BraveSearchResponse {
+  type: 'search';
+  query?: { original?: unknown; altered?: unknown; more_results_available?: unknown };
+  web?: { results: BraveResult[] };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `json` as a search answer, or undefined when it is not one: an object with `type: "search"`, an
+ * optional object `query`, and an optional object `web` whose `results` is an array of objects. A
+ * plain check, not a schema library: it runs on every answer.
+ */
+function asSearchResponse(json: unknown): BraveSearchResponse | undefined {
+  if (!isRecord(json) || json.type !== 'search') return undefined;
+  if (json.query !== undefined && !isRecord(json.query)) return undefined;
+  const web = json.web;
+  if (web !== undefined && !(isRecord(web) && Array.isArray(web.results) && web.results.every(isRecord)))
+    return undefined;
+  return json as unknown as BraveSearchResponse;
+}
 
 /**
  * The Brave Search provider: `GET {baseUrl}/web/search` with `X-Subscription-Token`.
@@ -97,20 +108,23 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const recipient = endpoint.host;
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
 
+  let client: HttpGetClient | undefined;
+
   async function call(params: URLSearchParams, signal: AbortSignal, context: ProviderContext, retries: number) {
     const url = new URL(endpoint);
     url.search = params.toString();
+    client ??= createHttpGetClient(endpoint);
     for (let attempt = 0; ; attempt += 1) {
-      let response: Response;
+      let response: HttpAnswer;
       try {
-        response = await fetch(url, { headers, signal, redirect: 'manual' });
+        response = await client.get(url, headers, signal);
       } catch (error) {
-        if (signal.aborted) throw error;
+        if (signal.aborted) throw signal.reason;
         throw new ProviderError('provider_unavailable', 'Brave Search could not be reached.', { cause: error });
       }
       if (response.status === 429) {
-        await discard(response);
-        const delay = retryDelayMs(response.headers);
+        client.discard(response);
+        const delay = retryDelayMs(response);
         if (attempt >= retries || delay === undefined) {
           throw new ProviderError('provider_rate_limited', 'Brave Search is rate limiting this server; retry later.', {
             status: 429,
@@ -120,8 +134,8 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
         if (signal.aborted) throw signal.reason;
         continue;
       }
-      if (!response.ok) throw await statusError(response, signal);
-      return { body: await parseAnswer(response, signal), headers: response.headers };
+      if (response.status < 200 || response.status > 299) throw await statusError(client, response, signal);
+      return { body: await parseAnswer(client, response, signal), headers: response };
     }
   }
 
@@ -210,12 +224,17 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
       }
     },
 
+    close() {
+      client?.close();
+      client = undefined;
+    },
+
     async doctor(context: ProviderContext): Promise<DoctorCheck[]> {
       const name = 'Brave Search API key';
       const probe = new URLSearchParams({ q: DOCTOR_QUERY, count: '1', result_filter: 'web' });
       try {
         const { headers: answer } = await call(probe, context.signal, context, 0);
-        const left = lastNumber(answer.get('x-ratelimit-remaining'));
+        const left = lastNumber(answer.header('x-ratelimit-remaining'));
         const quota = left === undefined ? '' : ` (${left} requests left in the current quota window)`;
         return [{ name, ok: true, detail: `accepted by ${recipient}${quota}` }];
       } catch (error) {
@@ -255,9 +274,9 @@ function differs(altered: string, original: string): boolean {
 }
 
 /** Milliseconds to wait before retrying a 429, or undefined when Brave asks for longer than we wait. */
-function retryDelayMs(headers: Headers): number | undefined {
+function retryDelayMs(headers: Pick<HttpAnswer, 'header'>): number | undefined {
   let ms: number | undefined;
-  const retryAfter = headers.get('retry-after')?.trim();
+  const retryAfter = headers.header('retry-after')?.trim();
   if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
   else if (retryAfter !== undefined && !Number.isNaN(Date.parse(retryAfter))) {
     ms = Math.max(0, Date.parse(retryAfter) - Date.now());
@@ -267,9 +286,9 @@ function retryDelayMs(headers: Headers): number | undefined {
 }
 
 /** Brave lists one entry per window (`1, 15000`); the wait is the reset of the windows at zero. */
-function exhaustedWindowResetMs(headers: Headers): number | undefined {
-  const remaining = numbers(headers.get('x-ratelimit-remaining'));
-  const reset = numbers(headers.get('x-ratelimit-reset'));
+function exhaustedWindowResetMs(headers: Pick<HttpAnswer, 'header'>): number | undefined {
+  const remaining = numbers(headers.header('x-ratelimit-remaining'));
+  const reset = numbers(headers.header('x-ratelimit-reset'));
   let ms: number | undefined;
   remaining.forEach((left, i) => {
     const seconds = reset[i];
@@ -288,11 +307,11 @@ function lastNumber(header: string | null): number | undefined {
   return last === undefined || Number.isNaN(last) ? undefined : last;
 }
 
-async function statusError(response: Response, signal: AbortSignal): Promise<ProviderError> {
+async function statusError(client: HttpGetClient, response: HttpAnswer, signal: AbortSignal): Promise<ProviderError> {
   const status = response.status;
   let braveCode: string | undefined;
   try {
-    const body: unknown = JSON.parse(await readBounded(response, signal));
+    const body: unknown = JSON.parse(await readBounded(client, response, signal));
     const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
     if (typeof code === 'string' && /^[A-Z_]{1,64}$/.test(code)) braveCode = code;
   } catch (error) {
@@ -314,63 +333,46 @@ async function statusError(response: Response, signal: AbortSignal): Promise<Pro
   return new ProviderError('provider_error', `Brave Search refused the request (HTTP ${status}).`, options);
 }
 
-async function parseAnswer(response: Response, signal: AbortSignal): Promise<BraveSearchResponse> {
-  const type = response.headers.get('content-type') ?? '';
+async function parseAnswer(
+  client: HttpGetClient,
+  response: HttpAnswer,
+  signal: AbortSignal,
+): Promise<BraveSearchResponse> {
+  const type = response.header('content-type') ?? '';
   if (!/\bjson\b/i.test(type)) {
-    await discard(response);
+    client.discard(response);
     throw new ProviderError('provider_error', 'Brave Search answered with something other than JSON.', {
       status: response.status,
     });
   }
-  const text = await readBounded(response, signal);
+  const text = await readBounded(client, response, signal);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new ProviderError('provider_error', 'Brave Search sent malformed JSON.', { status: response.status });
   }
-  const parsed = BraveSearchResponseSchema.safeParse(json);
-  if (!parsed.success) {
+  const answer = asSearchResponse(json);
+  if (answer === undefined) {
     throw new ProviderError('provider_error', 'Brave Search sent an answer of an unexpected shape.', {
       status: response.status,
     });
   }
-  return parsed.data;
+  return answer;
 }
 
 /** Reads a body as UTF-8, refusing more than `MAX_BODY_BYTES`. */
-async function readBounded(response: Response, signal: AbortSignal): Promise<string> {
-  const tooLarge = () =>
-    new ProviderError('provider_error', 'Brave Search sent an answer too large to read.', { status: response.status });
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    await discard(response);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+async function readBounded(client: HttpGetClient, response: HttpAnswer, signal: AbortSignal): Promise<string> {
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    return await client.readText(response, MAX_BODY_BYTES, signal);
   } catch (error) {
-    if (error instanceof ProviderError || signal.aborted) throw error;
+    if (signal.aborted) throw error;
+    if ((error as BodyFailure) === 'too_large')
+      throw new ProviderError('provider_error', 'Brave Search sent an answer too large to read.', {
+        status: response.status,
+      });
     throw new ProviderError('provider_unavailable', 'Brave Search closed the connection mid-answer.', {
       status: response.status,
-      cause: error,
     });
   }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
 }

@@ -1,6 +1,5 @@
 import { basename, extname } from 'node:path';
 import type { Tokens } from 'marked';
-import { parse as parseYaml } from 'yaml';
 import { readHtml } from './html-text.ts';
 import type { LocalDocument } from './local-document.ts';
 
@@ -56,6 +55,8 @@ export async function markdownDocument(path: string, source: string): Promise<Fi
   let content = source;
   const front = FRONT_MATTER.exec(source);
   if (front !== null) {
+    // Loaded here, not at import: searching never needs a YAML parser (about 230 KB of code).
+    const { parse: parseYaml } = await import('yaml');
     try {
       const parsed: unknown = parseYaml(front[1] ?? '');
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))

@@ -1,0 +1,145 @@
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+
+/** An answer's status line and headers; its body is read (or discarded) through `HttpGetClient`. */
+export interface HttpAnswer {
+  status: number;
+  /** A header's value (repeated headers joined with `, `, as `Headers.get` does), or null. */
+  header(name: string): string | null;
+  /** The body, not read yet. */
+  readonly body: IncomingMessage;
+}
+
+/** Why reading a body stopped early. */
+export type BodyFailure = 'too_large' | 'closed';
+
+/** A keep-alive HTTP(S) GET client for one origin. */
+export interface HttpGetClient {
+  /**
+   * Sends a GET and resolves with the answer as soon as its headers arrive; redirects are not
+   * followed. Rejects with the signal's reason when it aborts, else with the network error.
+   */
+  get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer>;
+  /**
+   * Reads a body as UTF-8, refusing more than `maxBytes` (a declared Content-Length over it is
+   * refused before reading). Rejects with the signal's reason when it aborts, else with a
+   * `BodyFailure`.
+   */
+  readText(answer: HttpAnswer, maxBytes: number, signal: AbortSignal): Promise<string>;
+  /** Drops a body without reading it (a small one is drained so its connection can be reused). */
+  discard(answer: HttpAnswer): void;
+  /** Closes idle connections. */
+  close(): void;
+}
+
+// Bodies we drop (429s, wrong content types) are small; draining them keeps the connection.
+const DRAIN_LIMIT = 64 * 1024;
+
+/**
+ * A GET client on node:http / node:https with a keep-alive agent: a search provider calls one
+ * origin over and over, and undici's `fetch` costs several times more CPU per call (web streams,
+ * WebIDL conversions) for the same request. The modules load on first use, so a process that never
+ * calls out (the CLI on the local index) does not load them.
+ */
+export function createHttpGetClient(origin: URL): HttpGetClient {
+  const secure = origin.protocol === 'https:';
+  const http = process.getBuiltinModule(secure ? 'node:https' : 'node:http') as typeof import('node:http');
+  const agent: HttpAgent = new http.Agent({ keepAlive: true });
+
+  function once(url: URL, headers: Record<string, string>, signal: AbortSignal) {
+    return new Promise<{ answer: HttpAnswer; reused: boolean } | { error: unknown; reused: boolean }>((resolve) => {
+      const request = http.request(url, { method: 'GET', headers, agent, signal }, (response) => {
+        const answer: HttpAnswer = {
+          status: response.statusCode ?? 0,
+          header(name) {
+            const value = response.headers[name.toLowerCase()];
+            if (value === undefined) return null;
+            return Array.isArray(value) ? value.join(', ') : value;
+          },
+          body: response,
+        };
+        resolve({ answer, reused: request.reusedSocket });
+      });
+      request.once('error', (error) => resolve({ error, reused: request.reusedSocket }));
+      request.end();
+    });
+  }
+
+  return {
+    async get(url, headers, signal) {
+      signal.throwIfAborted();
+      for (let attempt = 0; ; attempt += 1) {
+        const outcome = await once(url, headers, signal);
+        if ('answer' in outcome) return outcome.answer;
+        if (signal.aborted) throw signal.reason;
+        // A kept-alive connection the server closed while idle fails before any answer: a GET is
+        // safe to send again, once, on a fresh connection.
+        const code = (outcome.error as { code?: unknown }).code;
+        if (attempt === 0 && outcome.reused && (code === 'ECONNRESET' || code === 'EPIPE')) continue;
+        throw outcome.error;
+      }
+    },
+
+    readText(answer, maxBytes, signal) {
+      const body = answer.body;
+      if (Number(answer.header('content-length') ?? 0) > maxBytes) {
+        body.destroy();
+        return Promise.reject<string>('too_large' satisfies BodyFailure);
+      }
+      return new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const fail = (why: BodyFailure) => {
+          cleanup();
+          body.destroy();
+          reject(signal.aborted ? signal.reason : why);
+        };
+        const onData = (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > maxBytes) fail('too_large');
+          else chunks.push(chunk);
+        };
+        const onEnd = () => {
+          cleanup();
+          if (signal.aborted) reject(signal.reason);
+          else
+            resolve(
+              chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+            );
+        };
+        const onClosed = () => fail('closed');
+        const onAbort = () => fail('closed');
+        function cleanup() {
+          body.off('data', onData);
+          body.off('end', onEnd);
+          body.off('error', onClosed);
+          body.off('aborted', onClosed);
+          body.off('close', onClose);
+          signal.removeEventListener('abort', onAbort);
+        }
+        // 'close' before 'end' means the connection went away mid-answer.
+        const onClose = () => {
+          if (!body.complete) fail('closed');
+        };
+        if (signal.aborted) return fail('closed');
+        signal.addEventListener('abort', onAbort, { once: true });
+        body.on('data', onData);
+        body.once('end', onEnd);
+        body.once('error', onClosed);
+        body.once('aborted', onClosed);
+        body.once('close', onClose);
+      });
+    },
+
+    discard(answer) {
+      const length = Number(answer.header('content-length') ?? Number.NaN);
+      if (Number.isFinite(length) && length <= DRAIN_LIMIT) {
+        answer.body.on('error', () => {});
+        answer.body.resume();
+      } else answer.body.destroy();
+    },
+
+    close() {
+      agent.destroy();
+    },
+  };
+}
