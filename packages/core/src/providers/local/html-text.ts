@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { BLOCK_ELEMENTS as BLOCK, HIDDEN_ELEMENTS as HIDDEN } from '../../hygiene/html-elements.ts';
 
 /** What the HTML reader keeps of a page. Text is whitespace-collapsed plain text. */
 export interface HtmlPage {
@@ -17,49 +18,6 @@ export interface HtmlPage {
   /** Visible text of the body (and of a fragment without `<body>`). */
   text: string;
 }
-
-/** Elements whose contents are never visible text. */
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object']);
-/** Elements that end a line of text; the others (inline) join their neighbours. */
-const BLOCK = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'br',
-  'dd',
-  'details',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'table',
-  'td',
-  'th',
-  'tr',
-  'ul',
-  'option',
-  'caption',
-]);
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
