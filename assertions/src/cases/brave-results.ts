@@ -1,14 +1,10 @@
 import { CANARY_API_KEY, expectedBraveResults } from '@openmates/fixtures';
 import type { ParityCase } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
+import { check } from './check.ts';
 
 const ordinary = (query: string, count: number) =>
   expectedBraveResults(query, count).map(({ url, title, description }) => ({ url, title, description }));
-
-/** Throws unless `condition` holds; cases use it for outcomes that are checked, not spelled out. */
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
-}
 
 const INVISIBLE_OR_MARKUP = /[\p{Cc}\p{Cf}]|<script|<img|<style|onerror=|javascript:/iu;
 

@@ -1,10 +1,7 @@
 import type { ParityCase } from '../case.ts';
 import { LOCAL_CANARY } from '../local-corpus.ts';
 import type { Outcome } from '../outcome.ts';
-
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
-}
+import { check } from './check.ts';
 
 const provider = 'local' as const;
 

@@ -1,10 +1,7 @@
 import { OPENAI_CANARY_API_KEY } from '@openmates/fixtures';
 import type { ParityCase } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
-
-function check(condition: boolean, message: string): void {
-  if (!condition) throw new Error(message);
-}
+import { check } from './check.ts';
 
 const provider = 'openai' as const;
 
