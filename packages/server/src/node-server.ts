@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { PATHS } from '@openmates/contract';
-import type { FetchHandler } from './handler.ts';
+import type { PlainRequest, PlainResponse } from './api-core.ts';
+import type { ApiHandler, FetchHandler } from './handler.ts';
+import { checkBodyHeaders, parseJson } from './transport.ts';
 
 export interface RunningServer {
   /** The origin it listens on, e.g. `http://127.0.0.1:8787`. */
@@ -28,11 +30,78 @@ export function isApiPath(pathname: string): boolean {
 }
 
 /**
- * Serves a fetch handler with node:http (through @hono/node-server's request bridge). With a
- * `fallback`, paths the API does not own go to it instead, so the GUI shares the API's origin.
+ * True for a search POST whose body node:http holds to a declared Content-Length: the one request
+ * shape served without the fetch bridge (chunked bodies keep the bridge's counted stream read).
+ */
+function isFastSearch(request: IncomingMessage): boolean {
+  const { url, headers } = request;
+  return (
+    request.method === 'POST' &&
+    (url === PATHS.search || url?.startsWith(`${PATHS.search}?`) === true) &&
+    headers['transfer-encoding'] === undefined &&
+    headers['content-length'] !== undefined &&
+    /^\d+$/.test(headers['content-length'])
+  );
+}
+
+/** Reads a body whose length node:http enforces, after the core's header checks (415, 413). */
+function readNodeBody(request: IncomingMessage): Promise<unknown> {
+  checkBodyHeaders(request.headers['content-type'], request.headers['content-length']);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('error', reject);
+    request.once('end', () => {
+      try {
+        resolve(parseJson(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+function writePlain(response: ServerResponse, plain: PlainResponse): void {
+  if (plain.body === null) {
+    response.writeHead(plain.status, plain.headers).end();
+    return;
+  }
+  plain.headers['content-length'] = String(Buffer.byteLength(plain.body));
+  response.writeHead(plain.status, plain.headers).end(plain.body);
+}
+
+/**
+ * The search route straight from node:http: the core that the fetch handler runs too, without
+ * building a Request and a Response for every search (the bridge was a large part of its cost).
+ */
+function serveSearch(
+  handleSearch: (request: PlainRequest) => Promise<PlainResponse>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  const aborter = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) aborter.abort(new Error('The client closed the connection.'));
+  });
+  handleSearch({
+    method: 'POST',
+    authorization: request.headers.authorization ?? null,
+    remoteAddress: request.socket.remoteAddress ?? '',
+    signal: aborter.signal,
+    readBody: () => readNodeBody(request),
+  }).then(
+    (plain) => writePlain(response, plain),
+    () => response.destroy(),
+  );
+}
+
+/**
+ * Serves a fetch handler with node:http (through @hono/node-server's request bridge; an
+ * `ApiHandler`'s search route directly). With a `fallback`, paths the API does not own go to it
+ * instead, so the GUI shares the API's origin.
  */
 export async function listen(
-  handler: FetchHandler,
+  handler: FetchHandler | ApiHandler,
   options: { host: string; port: number; fallback?: NodeFallback },
 ): Promise<RunningServer> {
   const api = getRequestListener((request, env) =>
@@ -43,6 +112,7 @@ export async function listen(
     }),
   );
   const { fallback } = options;
+  const fastSearch = 'handleSearch' in handler ? handler.handleSearch : undefined;
   // Responses in progress, so that close() can end their keep-alive connections once they finish
   // instead of waiting for the client or the keep-alive timeout.
   const active = new Set<ServerResponse>();
@@ -55,6 +125,7 @@ export async function listen(
     active.add(response);
     response.once('close', () => active.delete(response));
     if (closing) endAfter(response);
+    if (fastSearch && isFastSearch(request)) return serveSearch(fastSearch, request, response);
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     if (fallback && !isApiPath(pathname)) fallback(request, response);
     else void api(request, response);

@@ -8,16 +8,8 @@ import { EngineError } from '@openmates/core';
  * limit is read whole, without a web stream. Rejects with EngineError 415, 413 or 400.
  */
 export async function readJsonBody(request: Request, lengthEnforced = false): Promise<unknown> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json' && !type?.endsWith('+json'))
-    throw new EngineError(
-      'unsupported_media_type',
-      'The request body must be JSON sent as Content-Type: application/json.',
-    );
   const length = request.headers.get('content-length');
-  const declared = Number(length);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-  if (lengthEnforced && length !== null && /^\d+$/.test(length.trim()))
+  if (checkBodyHeaders(request.headers.get('content-type'), length) && lengthEnforced)
     return parseJson(new Uint8Array(await request.arrayBuffer()));
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -37,7 +29,27 @@ export async function readJsonBody(request: Request, lengthEnforced = false): Pr
   return parseJson(Buffer.concat(chunks));
 }
 
-function parseJson(bytes: Uint8Array): unknown {
+/**
+ * Checks a JSON body's headers before it is read: rejects with EngineError 415 (not JSON) or 413
+ * (declared over the limit). True when a length within the limit is declared as plain digits.
+ */
+export function checkBodyHeaders(
+  contentType: string | null | undefined,
+  contentLength: string | null | undefined,
+): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && !type?.endsWith('+json'))
+    throw new EngineError(
+      'unsupported_media_type',
+      'The request body must be JSON sent as Content-Type: application/json.',
+    );
+  const declared = Number(contentLength);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  return contentLength != null && /^\d+$/.test(contentLength.trim());
+}
+
+/** Parses a body's bytes as JSON (UTF-8, lenient decoding); rejects with EngineError 400. */
+export function parseJson(bytes: Uint8Array): unknown {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   try {
     return JSON.parse(text);

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { type ErrorCode, httpStatus, PATHS, searchStatus } from '@openmates/contract';
+import { type Engine, EngineError, errorResponse, type Logger } from '@openmates/core';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { createAuthenticator } from './auth.ts';
+import type { ServerConfig } from './env.ts';
+
+/**
+ * A request as the API's core sees it, free of any HTTP library: the fetch handler and the
+ * node:http fast path each build one from what they hold.
+ */
+export interface PlainRequest {
+  method: string;
+  /** The `Authorization` header, `null` when absent. */
+  authorization: string | null;
+  /** The rate-limit identity when no API keys are configured. */
+  remoteAddress?: string;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** Reads and parses the JSON body under the body limit; rejects with EngineError 415, 413 or 400. */
+  readBody(): Promise<unknown>;
+}
+
+/** A response as plain data; `body` is the exact text to send (`null`: none). */
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** What the fetch handler and the node:http fast path share: one source of the API's behaviour. */
+export interface ApiCore {
+  engine: Engine;
+  log: Logger;
+  /** The caller's key (`null` when no keys are configured); throws EngineError 401 without a valid one. */
+  requireKey(authorization: string | null): string | null;
+  /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
+  admit(authorization: string | null, remoteAddress: string | undefined): Promise<void>;
+  /** The headers an error answer carries (`WWW-Authenticate`, `Retry-After`). */
+  errorHeaders(error: EngineError): Record<string, string>;
+  /** The JSON answer for a thrown error: the contract's body for an EngineError, 499 or 500 otherwise. */
+  failure(error: unknown, requestId: string, aborted: boolean): PlainResponse;
+  /** One log line per request: never the raw path, query text or keys. */
+  logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void;
+  /** `POST` on the search path, whole: request id, auth, rate limit, body, engine, errors, log line. */
+  handleSearch(request: PlainRequest): Promise<PlainResponse>;
+}
+
+/** The methods each API path answers, for 405 and `Allow` (HEAD is answered wherever GET is). */
+export const ROUTES: Record<string, readonly string[]> = {
+  [PATHS.search]: ['GET', 'HEAD', 'POST'],
+  [PATHS.openapi]: ['GET', 'HEAD'],
+  [PATHS.health]: ['GET', 'HEAD'],
+};
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
+
+/** A JSON answer with the API's usual headers. */
+export function plainJson(status: number, text: string, headers: Record<string, string> = {}): PlainResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: text };
+}
+
+/** The error body for a route-level refusal (404, 405, 500). */
+export function routeError(code: ErrorCode, requestId: string, headers: Record<string, string> = {}): PlainResponse {
+  return plainJson(httpStatus(code), JSON.stringify(errorResponse(code, { requestId })), headers);
+}
+
+/** Builds the shared core over an engine and the server's settings. */
+export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
+  const log: Logger = engine.logger.child({ component: 'server' });
+  const authenticate = createAuthenticator(config.apiKeys);
+  const limiter =
+    config.rateLimitPerMin > 0 ? new RateLimiterMemory({ points: config.rateLimitPerMin, duration: 60 }) : undefined;
+
+  function requireKey(authorization: string | null): string | null {
+    const key = authenticate(authorization);
+    if (key === undefined)
+      throw new EngineError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
+    return key;
+  }
+
+  async function admit(authorization: string | null, remoteAddress: string | undefined): Promise<void> {
+    const key = requireKey(authorization);
+    if (!limiter) return;
+    try {
+      await limiter.consume(key ?? remoteAddress ?? 'anonymous');
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw Object.assign(
+        new EngineError('rate_limited', `Too many requests for this API key; retry in ${seconds} s.`),
+        { retryAfter: seconds },
+      );
+    }
+  }
+
+  function errorHeaders(error: EngineError): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="openmates", charset="UTF-8"';
+    const retryAfter = (error as EngineError & { retryAfter?: number }).retryAfter;
+    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+    return headers;
+  }
+
+  function failure(error: unknown, requestId: string, aborted: boolean): PlainResponse {
+    if (error instanceof EngineError) {
+      const body = errorResponse(error.code, {
+        message: error.message,
+        requestId,
+        ...(error.issues ? { issues: error.issues } : {}),
+      });
+      return plainJson(error.status, JSON.stringify(body), errorHeaders(error));
+    }
+    if (aborted) return { status: 499, headers: {}, body: null };
+    log.error(
+      { event: 'http', request_id: requestId, error_name: error instanceof Error ? error.name : typeof error },
+      'internal error',
+    );
+    return routeError('internal_error', requestId);
+  }
+
+  function logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void {
+    log.info(
+      {
+        event: 'http',
+        request_id: requestId,
+        method,
+        route: routeName(pathname),
+        status,
+        elapsed_ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
+  }
+
+  async function handleSearch(request: PlainRequest): Promise<PlainResponse> {
+    const requestId = randomUUID();
+    const started = performance.now();
+    let response: PlainResponse;
+    try {
+      await admit(request.authorization, request.remoteAddress);
+      const body = await request.readBody();
+      // The engine hands over the JSON it measured when fitting the response: serialized once.
+      const { response: answer, json } = await engine.searchJson(body, { requestId, signal: request.signal });
+      response = plainJson(searchStatus(answer.results), json);
+    } catch (error) {
+      response = failure(error, requestId, request.signal.aborted);
+    }
+    response.headers['x-request-id'] = requestId;
+    logRequest(requestId, request.method, PATHS.search, response.status, started);
+    return response;
+  }
+
+  return { engine, log, requireKey, admit, errorHeaders, failure, logRequest, handleSearch };
+}
+
+/** The route template for logs: never the raw path, which could carry text a caller typed. */
+function routeName(pathname: string): string {
+  if (pathname in ROUTES) return pathname;
+  if (pathname.startsWith(`${PATHS.trpc}/`)) return `${PATHS.trpc}/*`;
+  if (pathname.startsWith(PATHS.docs)) return PATHS.docs;
+  return 'other';
+}
