@@ -13,9 +13,12 @@ const WHITESPACE = /[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+/gu;
  */
 const INVISIBLE = /[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0000}-\u{E007F}]/gu;
 
+// Without the `g` flag `test` keeps no state between calls, so one instance serves every call.
+const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
+
 /** True when `text` holds a character that `cleanText` would remove. */
 export function hasInvisible(text: string): boolean {
-  return new RegExp(INVISIBLE.source, 'u').test(text);
+  return HAS_INVISIBLE.test(text);
 }
 
 /**

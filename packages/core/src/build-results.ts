@@ -9,10 +9,10 @@ import {
   type WebSearchResult,
 } from '@openmates/contract';
 import {
-  admitUrl,
+  admitParsedUrl,
   htmlToText,
-  isTabloid,
-  metaUrl,
+  isTabloidHost,
+  metaUrlOf,
   sanitizeDescription,
   sanitizePassthrough,
   sanitizeTitle,
@@ -42,13 +42,15 @@ export function buildResults(
   const seen = new Set<string>();
   const results: WebSearchResult[] = [];
   for (const candidate of candidates) {
-    const url = admitUrl(candidate.url);
+    // Parsed once: meta_url and the tabloid check read the same parse.
+    const parsed = admitParsedUrl(candidate.url);
+    const url = parsed?.href;
     // A URL that carries a configured secret is dropped rather than rewritten into another URL.
-    if (url === null || redact(url) !== url) {
+    if (parsed === null || url === undefined || redact(url) !== url) {
       stats.badUrl += 1;
       continue;
     }
-    if (options.filterTabloids && isTabloid(url)) {
+    if (options.filterTabloids && isTabloidHost(parsed.hostname)) {
       stats.tabloid += 1;
       continue;
     }
@@ -67,7 +69,7 @@ export function buildResults(
     const language = sanitizePassthrough(candidate.language);
     if (language !== undefined) result.language = redact(language);
     if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
-    result.meta_url = metaUrl(url, candidate.favicon);
+    result.meta_url = metaUrlOf(parsed, candidate.favicon);
     // Model synthesis, kept apart from the page's own description; output fitting drops it first.
     const note = typeof candidate.note === 'string' ? htmlToText(candidate.note, MAX_NOTE_LENGTH) : '';
     if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);

@@ -9,7 +9,13 @@ import { admitUrl } from './url-admission.ts';
  */
 export function metaUrl(url: string, favicon?: unknown): MetaUrl {
   const parsed = URL.parse(url);
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+  if (parsed === null) throw new TypeError('metaUrl needs an admitted URL');
+  return metaUrlOf(parsed, favicon);
+}
+
+/** `metaUrl` of an already parsed admitted URL (as `admitParsedUrl` returns it). */
+export function metaUrlOf(parsed: URL, favicon?: unknown): MetaUrl {
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError('metaUrl needs an admitted URL');
   }
   const meta: MetaUrl = {

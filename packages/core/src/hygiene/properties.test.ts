@@ -1,4 +1,4 @@
-import { codePointLength } from '@openmates/contract';
+import { cleanText, codePointLength } from '@openmates/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { htmlToText } from './html-to-text.ts';
@@ -89,6 +89,35 @@ describe('text hygiene properties', () => {
         const out = htmlToText(input, max);
         expectPlainAndBounded(out, max);
         expect(out).toBe(out.normalize('NFC'));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('htmlToText cleans text without markup as the full rule does, ASCII shortcut or not', () => {
+    // Printable ASCII takes a shortcut; one control or non-ASCII character sends it down the full path.
+    const plain = fc.string({
+      unit: fc.constantFrom(
+        ' ',
+        '  ',
+        'a',
+        'Z',
+        '9',
+        '.',
+        '-',
+        '\t',
+        '\n',
+        '\u00a0',
+        '\u200b',
+        'e\u0301',
+        '\u{1F600}',
+        '\x7f',
+      ),
+      maxLength: 80,
+    });
+    fc.assert(
+      fc.property(plain, fc.integer({ min: 0, max: 60 }), (input, max) => {
+        expect(htmlToText(input, max)).toBe(truncate(cleanText(input).normalize('NFC'), max));
       }),
       { numRuns: 2000 },
     );

@@ -12,7 +12,11 @@ const DEFAULT_DOMAINS: ReadonlySet<string> = new Set(TABLOID_DOMAINS);
  */
 export function isTabloid(url: string, domains: ReadonlySet<string> = DEFAULT_DOMAINS): boolean {
   const hostname = URL.parse(url)?.hostname;
-  if (hostname === undefined) return false;
+  return hostname === undefined ? false : isTabloidHost(hostname, domains);
+}
+
+/** `isTabloid` of a URL's parsed `hostname`. */
+export function isTabloidHost(hostname: string, domains: ReadonlySet<string> = DEFAULT_DOMAINS): boolean {
   const host = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   const registrable = getDomain(host);
   if (registrable === null) return false;

@@ -10,6 +10,14 @@ import { hasInvisible, MAX_URL_LENGTH } from '@openmates/contract';
  * "tracking" parameter could change the resource (seed 000 §10.5).
  */
 export function admitUrl(raw: unknown): string | null {
+  return admitParsedUrl(raw)?.href ?? null;
+}
+
+/**
+ * `admitUrl`, answering the parsed URL (its `href` is the admitted string) so that a caller
+ * deriving `meta_url` or a tabloid check from it does not parse it again.
+ */
+export function admitParsedUrl(raw: unknown): URL | null {
   if (typeof raw !== 'string') return null;
   const candidate = raw.trim();
   // The URL parser silently deletes tabs and newlines (`java\nscript:`) and IDNA maps soft
@@ -19,7 +27,7 @@ export function admitUrl(raw: unknown): string | null {
   if (url === null) return null;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username !== '' || url.password !== '' || url.hostname === '') return null;
-  return url.href.length <= MAX_URL_LENGTH ? url.href : null;
+  return url.href.length <= MAX_URL_LENGTH ? url : null;
 }
 
 /** Keeps the first item of each exact `url` string (URLs must already be normalized by `admitUrl`). */
