@@ -51,6 +51,9 @@ describe('TABLOID_DOMAINS', () => {
   it('holds registrable domains only, lowercase and without duplicates', () => {
     for (const domain of TABLOID_DOMAINS) {
       expect(getDomain(domain)).toBe(domain);
+      // No suffix rule below an entry (`*.entry`), so every host under it has the entry as its
+      // registrable domain: matching by parent domains needs no suffix list at run time.
+      expect(getDomain(`a.b.${domain}`)).toBe(domain);
       expect(domain).toBe(domain.toLowerCase());
     }
     expect(new Set(TABLOID_DOMAINS).size).toBe(TABLOID_DOMAINS.length);
