@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   ASSERTION_IDS,
   CONTRACT_FINGERPRINT,
@@ -210,7 +209,7 @@ export function createEngine(options: EngineOptions): Engine {
     input: unknown,
     searchOptions: SearchOptions = {},
   ): Promise<{ response: WebSearchResponse; json: string }> {
-    const requestId = searchOptions.requestId ?? randomUUID();
+    const requestId = searchOptions.requestId ?? crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold CLI start
     const log = logger.child({ request_id: requestId, provider: provider.id });
     const started = now();
     let items: NormalizedRequestItem[];

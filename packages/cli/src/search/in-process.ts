@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { engineEnv } from '../lib/cli-env.ts';
 import type { SearchOutcome } from './outcome.ts';
 
@@ -20,7 +19,7 @@ export async function searchInProcess(
     loadConfig,
   } = await import('@openmates/core');
   // A request id as a server would give, so in-process and remote output differ only in its value.
-  const requestId = randomUUID();
+  const requestId = crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold start
   let engine: Awaited<ReturnType<typeof createEngine>>;
   try {
     const config = loadConfig(engineEnv(env, 'silent'));
