@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from './countries.ts';
 import { assignIds, formatPath, type NormalizedRequest, normalizeRequest } from './normalize.ts';
-import type { Issue, RequestId } from './schemas.ts';
+import type { RequestId } from './request-schemas.ts';
+import type { Issue } from './response-schemas.ts';
 import { cleanText, codePointLength, hasInvisible } from './text.ts';
 
 function ok(input: unknown): NormalizedRequest {

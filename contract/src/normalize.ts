@@ -8,7 +8,8 @@ import {
   type Safesearch,
 } from './countries.ts';
 import { DEFAULT_COUNT } from './limits.ts';
-import { type Issue, type RequestId, type WebSearchRequest, WebSearchRequestSchema } from './schemas.ts';
+import { type RequestId, type WebSearchRequest, WebSearchRequestSchema } from './request-schemas.ts';
+import type { Issue } from './response-schemas.ts';
 import { cleanText } from './text.ts';
 
 /** A request item after validation: query cleaned, id assigned, every option resolved. */

@@ -2,14 +2,13 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { ERROR_TABLE } from './errors.ts';
 import { MAX_BATCH_ITEMS } from './limits.ts';
 import { PATHS, TRPC_SEARCH_PROCEDURE } from './paths.ts';
+import { WebSearchRequestItemSchema, WebSearchRequestSchema } from './request-schemas.ts';
 import {
   ErrorResponseSchema,
   ResultGroupSchema,
-  WebSearchRequestItemSchema,
-  WebSearchRequestSchema,
   WebSearchResponseSchema,
   WebSearchResultSchema,
-} from './schemas.ts';
+} from './response-schemas.ts';
 import { HealthSchema, SkillInfoSchema } from './skill-info.ts';
 import { z } from './zod.ts';
 

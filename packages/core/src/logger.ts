@@ -1,4 +1,9 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { DestinationStream, Logger } from 'pino';
+
+// pino is loaded on first use of a logger that can write: a silent logger (the CLI's default) does
+// not pay for it at cold start. Synchronous, so `createLogger` stays synchronous; pino is CommonJS.
+const requireModule = createRequire(import.meta.url);
 
 export type { Logger };
 
@@ -14,6 +19,25 @@ function redactValue(value: unknown, redact: (s: string) => string): unknown {
   return value;
 }
 
+function noop(): void {}
+
+/** A logger that writes nothing, without pino: what `createLogger` returns at level `silent`. */
+function silentLogger(): Logger {
+  const logger = {
+    level: 'silent',
+    fatal: noop,
+    error: noop,
+    warn: noop,
+    info: noop,
+    debug: noop,
+    trace: noop,
+    silent: noop,
+    isLevelEnabled: () => false,
+    child: () => logger,
+  };
+  return logger as unknown as Logger;
+}
+
 /**
  * Structured JSON logs (pino). Records carry categories, codes, counts, elapsed times, HTTP statuses
  * and request ids only: callers never pass query text, URLs, snippets, keys or upstream bodies.
@@ -25,7 +49,9 @@ export function createLogger(options: {
   /** Where lines go (default stderr, so stdout stays clean for `--json`). */
   destination?: DestinationStream;
 }): Logger {
+  if (options.level === 'silent') return silentLogger();
   const { redact } = options;
+  const pino = requireModule('pino') as typeof import('pino').default;
   return pino(
     {
       level: options.level ?? 'info',

@@ -1,6 +1,6 @@
 import { cleanText } from '@openmates/contract';
-import { Parser } from 'htmlparser2';
 import { BLOCK_ELEMENTS, HIDDEN_ELEMENTS } from './html-elements.ts';
+import { htmlParser } from './html-parser.ts';
 import { truncate } from './truncate.ts';
 
 /** In a `u` regex a well-formed pair is one code point, so only an unpaired half matches. */
@@ -34,6 +34,7 @@ function parseText(input: string): string {
   let dropDepth = 0;
   // The parser reports every open element's close (implied ones too), so the depth stays balanced
   // for unclosed and misnested tags; stray close tags without an open element are not reported.
+  const Parser = htmlParser();
   const parser = new Parser(
     {
       onopentag(name) {

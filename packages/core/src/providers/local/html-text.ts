@@ -1,5 +1,5 @@
-import { Parser } from 'htmlparser2';
 import { BLOCK_ELEMENTS as BLOCK, HIDDEN_ELEMENTS as HIDDEN } from '../../hygiene/html-elements.ts';
+import { htmlParser } from '../../hygiene/html-parser.ts';
 
 /** What the HTML reader keeps of a page. Text is whitespace-collapsed plain text. */
 export interface HtmlPage {
@@ -35,6 +35,7 @@ export function readHtml(html: string): HtmlPage {
   let title = '';
   let h1: string[] | undefined;
   let h1Done = false;
+  const Parser = htmlParser();
   const parser = new Parser(
     {
       onopentag(name, attributes) {
