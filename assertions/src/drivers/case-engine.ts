@@ -1,16 +1,17 @@
-import { Writable } from 'node:stream';
-import { createConfiguredProvider, createEngine, createLogger, type Engine, loadConfig } from '@openmates/core';
+import {
+  createConfiguredProvider,
+  createEngine,
+  createLogger,
+  type Engine,
+  lineCollector,
+  loadConfig,
+} from '@openmates/core';
 import { createHandler, listen, loadServerConfig, type NodeFallback, type RunningServer } from '@openmates/server';
 
 /** An engine configured from a case's environment, with every log line captured for the transcript. */
 export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
   const config = loadConfig(env);
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
+  const destination = lineCollector(logs);
   // Redaction is the engine's own: the logger gets the identity, so a leak would show in the transcript.
   const logger = createLogger({ level: 'info', redact: (s) => s, destination });
   return createEngine({ config, provider: createConfiguredProvider(config), logger });

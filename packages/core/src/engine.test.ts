@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { MIN_MAX_RESPONSE_BYTES, type WebSearchResponse } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, lineCollector } from './logger.ts';
 import type { SearchProvider } from './provider.ts';
 import { createConfiguredProvider } from './providers/registry.ts';
 
@@ -28,12 +27,7 @@ function braveEngine(env: Record<string, string> = {}, provider?: SearchProvider
     ...env,
   });
   const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
+  const destination = lineCollector(logs);
   const engine = createEngine({
     config,
     provider: provider ?? createConfiguredProvider(config),

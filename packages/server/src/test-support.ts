@@ -1,10 +1,10 @@
 // Test support for this package's tests: not exported from index.ts.
-import { Writable } from 'node:stream';
 import {
   createConfiguredProvider,
   createEngine,
   createLogger,
   type Engine,
+  lineCollector,
   loadConfig,
   type SearchProvider,
 } from '@openmates/core';
@@ -33,12 +33,7 @@ export function testEngine(brave: BraveFixture, provider?: SearchProvider): { en
     OPENMATES_CACHE_TTL_S: '0',
   });
   const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
+  const destination = lineCollector(logs);
   const engine = createEngine({
     config,
     provider: provider ?? createConfiguredProvider(config),
