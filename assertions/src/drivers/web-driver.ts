@@ -1,20 +1,11 @@
 import { COUNTRIES, type ErrorCode, ISO_639_1, type RequestId, SAFESEARCH_LEVELS } from '@openmates/contract';
+import { CHROMIUM_LAUNCH } from '@openmates/fixtures';
 import { handler as guiHandler } from '@openmates/web/handler';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import type { Outcome, OutcomeGroup } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
 
-/** Debian's Chromium (installed by scripts/setup.d/chromium.sh); Playwright's downloads are never used. */
-const CHROMIUM = process.env.OPENMATES_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const OPTION_FIELDS = ['count', 'country', 'search_lang', 'safesearch', 'filter_tabloids'] as const;
 
 interface GuiItem {
@@ -139,7 +130,7 @@ export function createWebDriver(): SurfaceDriver {
     supports: (testCase) => guiItems(testCase) !== undefined,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const items = guiItems(testCase) ?? [];
-      browser ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser ??= chromium.launch({ executablePath: CHROMIUM_LAUNCH.executablePath, args: [...CHROMIUM_LAUNCH.args] });
       const server = await startCaseServer(environment.env, guiHandler);
       const context = await (await browser).newContext();
       try {
