@@ -10,6 +10,7 @@ import {
 } from '@openmates/contract';
 import {
   admitParsedUrl,
+  dedupeByUrl,
   htmlToText,
   isTabloidHost,
   metaUrlOf,
@@ -39,26 +40,20 @@ export function buildResults(
 ): { results: WebSearchResult[]; stats: BuildStats } {
   const { redact } = options;
   const stats: BuildStats = { candidates: candidates.length, badUrl: 0, tabloid: 0, duplicate: 0 };
-  const seen = new Set<string>();
-  const results: WebSearchResult[] = [];
+  // Admission first (URL rules, secrets, tabloids), each URL parsed once for the later steps too.
+  const admitted: { url: string; parsed: URL; candidate: RawCandidate }[] = [];
   for (const candidate of candidates) {
-    // Parsed once: meta_url and the tabloid check read the same parse.
     const parsed = admitParsedUrl(candidate.url);
     const url = parsed?.href;
     // A URL that carries a configured secret is dropped rather than rewritten into another URL.
-    if (parsed === null || url === undefined || redact(url) !== url) {
-      stats.badUrl += 1;
-      continue;
-    }
-    if (options.filterTabloids && isTabloidHost(parsed.hostname)) {
-      stats.tabloid += 1;
-      continue;
-    }
-    if (seen.has(url)) {
-      stats.duplicate += 1;
-      continue;
-    }
-    seen.add(url);
+    if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
+    else if (options.filterTabloids && isTabloidHost(parsed.hostname)) stats.tabloid += 1;
+    else admitted.push({ url, parsed, candidate });
+  }
+  const unique = dedupeByUrl(admitted);
+  stats.duplicate = admitted.length - unique.length;
+  // Only what can be returned is turned into text.
+  const results = unique.slice(0, MAX_RESULTS_PER_GROUP).map(({ url, parsed, candidate }) => {
     const result: WebSearchResult = {
       title: truncate(redact(sanitizeTitle(candidate.title, url)), MAX_TITLE_LENGTH),
       url,
@@ -73,9 +68,8 @@ export function buildResults(
     // Model synthesis, kept apart from the page's own description; output fitting drops it first.
     const note = typeof candidate.note === 'string' ? htmlToText(candidate.note, MAX_NOTE_LENGTH) : '';
     if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
-    results.push(result);
-    if (results.length === MAX_RESULTS_PER_GROUP) break;
-  }
+    return result;
+  });
   return { results, stats };
 }
 
