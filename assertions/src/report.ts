@@ -73,6 +73,15 @@ function disagreementOf(
   documentReference: CaseRun | undefined,
 ): ParityDisagreement | undefined {
   const about = { case: run.case, surface: run.surface };
+  if (run.outcome === '' && run.error !== undefined)
+    return {
+      ...about,
+      reference: reference.surface,
+      compared: 'outcome',
+      path: '$',
+      expected: parseOrText(reference.outcome),
+      actual: `(no answer: ${run.error.split('\n')[0]})`,
+    };
   if (run.outcome !== reference.outcome) {
     const difference = firstDifference(parseOrText(reference.outcome), parseOrText(run.outcome)) ?? {
       path: '$',
