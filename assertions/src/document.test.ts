@@ -47,4 +47,19 @@ describe('whole-document comparison', () => {
       'c: sdk differs from core (document) at $.provider: core "Brave Search", sdk "Brave"',
     ]);
   });
+
+  it('holds a surface without a document (the GUI) to the outcome only', () => {
+    const run = (surface: CaseRun['surface'], outcome: string, document?: unknown): CaseRun => ({
+      case: 'c',
+      assertion: 'web-search.results.bounded',
+      surface,
+      passed: true,
+      outcome,
+      ...(document === undefined ? {} : { document }),
+    });
+    const agreeing = compareSurfaces([run('core', '{"groups":[]}', { provider: 'p' }), run('web', '{"groups":[]}')]);
+    expect(agreeing.disagreements).toEqual([]);
+    const differing = compareSurfaces([run('core', '{"groups":[]}', { provider: 'p' }), run('web', '{"code":"x"}')]);
+    expect(differing.disagreements).toMatchObject([{ surface: 'web', compared: 'outcome', path: '$.code' }]);
+  });
 });
