@@ -39,6 +39,8 @@ export interface DriverResult {
   outcome: Outcome;
   /** Everything the surface emitted that a user or operator could see: bodies, headers, output, logs. */
   transcript: string;
+  /** The whole WebSearchResponse or ErrorResponse as the surface's user got it (parsed JSON); set by surfaces that hand one back. */
+  document?: unknown;
 }
 
 /** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */

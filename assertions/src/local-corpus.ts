@@ -54,6 +54,15 @@ export function localCorpus(): LocalDocument[] {
       language: 'de',
       family_friendly: true,
     },
+    {
+      // Plain http on a port: meta_url's scheme and netloc then differ from the usual.
+      url: 'http://legacy.example.net:8080/gopherine',
+      title: 'Gopherine archive',
+      body: 'An old gopherine page served over plain http.',
+      language: 'en',
+      published: '2019-11-30',
+      family_friendly: true,
+    },
     ...widgets,
   ];
 }

@@ -19,7 +19,7 @@ import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
 import { createWebDriver } from './drivers/web-driver.ts';
 import { buildLocalIndex } from './local-corpus.ts';
-import { type CaseRun, writeReport } from './report.ts';
+import { type CaseRun, compareSurfaces, renderDisagreements, writeReport } from './report.ts';
 import { runCase } from './runner.ts';
 
 // The parity suite (SPEC §5): every case on every surface that can express it, against fixture
@@ -80,16 +80,9 @@ for (const driver of drivers) {
 }
 
 describe('web-search.surface-parity', () => {
-  it('every surface gives the same outcome for every case it can express', async () => {
-    const { parityCells } = await import('./report.ts');
-    const cells = parityCells(runs);
-    const broken = Object.entries(cells).filter(([, cell]) => cell && cell.passed !== cell.total);
-    if (broken.length > 0) {
-      const byCase = Map.groupBy(runs, (r) => r.case);
-      const diffs = [...byCase.entries()]
-        .filter(([, rs]) => new Set(rs.filter((r) => r.surface !== 'contract').map((r) => r.outcome)).size > 1)
-        .map(([name, rs]) => `${name}:\n${rs.map((r) => `  ${r.surface}: ${r.outcome}`).join('\n')}`);
-      throw new Error(`surfaces disagree:\n${diffs.join('\n')}`);
-    }
+  it('every surface gives the same outcome, and the same whole document, for every case it can express', () => {
+    const { disagreements } = compareSurfaces(runs);
+    if (disagreements.length > 0)
+      throw new Error(`surfaces disagree:\n${renderDisagreements(disagreements).join('\n')}`);
   });
 });

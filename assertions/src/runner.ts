@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CaseEnvironment, ParityCase, SurfaceDriver } from './case.ts';
+import { normalizeDocument } from './document.ts';
 import { canonicalOutcome, type Outcome } from './outcome.ts';
 import type { CaseRun } from './report.ts';
 
@@ -38,8 +39,9 @@ export async function runCase(
   };
   runs.push(run);
   try {
-    const { outcome, transcript } = await driver.run(testCase, environment);
+    const { outcome, transcript, document } = await driver.run(testCase, environment);
     run.outcome = canonicalOutcome(outcome);
+    if (document !== undefined) run.document = normalizeDocument(document);
     checkOutcome(testCase, outcome);
     checkTranscript(testCase, transcript, environment);
     run.passed = true;

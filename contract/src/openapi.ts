@@ -42,6 +42,9 @@ export function buildOpenApiDocument(): OpenApiDocument {
     description: 'Required when the server is started with OPENMATES_API_KEYS.',
   });
   const security = [{ [bearer.name]: [] }, {}];
+  // Public routes answer without a key whatever the server's settings (docs/decisions.md); their one
+  // refusal is a method other than GET or HEAD.
+  const notAllowed = { 405: errorResponse('method_not_allowed') };
   const searchResponses = {
     200: {
       description:
@@ -70,6 +73,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     path: PATHS.search,
     operationId: 'search',
     summary: `Search the web: a batch of 1 to ${MAX_BATCH_ITEMS} queries`,
+    description:
+      'Runs every query of the batch concurrently at the configured provider and answers one result group per query, in request order, under its id. Results are sanitized plain text with normalized URLs; a query the provider failed carries its own `error` while the others keep their results.',
     tags: ['web'],
     security,
     request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequestSchema } } } },
@@ -80,6 +85,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     path: PATHS.search,
     operationId: 'skillInfo',
     summary: 'Skill info: limits, provider, honoured options, fingerprint and assertion ids',
+    description:
+      'What this server offers before any search is spent: the provider and where queries go, the limits, the options the provider honours and refuses, the contract fingerprint and the assertion ids. Needs the API key when keys are configured; never rate limited.',
     tags: ['web'],
     security,
     responses: {
@@ -112,12 +119,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
     path: PATHS.openapi,
     operationId: 'openapi',
     summary: 'This OpenAPI document',
+    description: 'The OpenAPI 3.1 document of this API, exactly as committed in `contract/openapi.json`. Public.',
     tags: ['meta'],
+    security: [],
     responses: {
       200: {
         description: 'The OpenAPI 3.1 document.',
         content: { 'application/json': { schema: z.object({}).passthrough() } },
       },
+      ...notAllowed,
     },
   });
   registry.registerPath({
@@ -125,16 +135,27 @@ export function buildOpenApiDocument(): OpenApiDocument {
     path: PATHS.docs,
     operationId: 'docs',
     summary: 'API reference page rendered from this document',
+    description: 'Swagger UI, served from local assets (no CDN), rendering this document. Public.',
     tags: ['meta'],
-    responses: { 200: { description: 'HTML page.', content: { 'text/html': { schema: z.string() } } } },
+    security: [],
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': { schema: z.string() } } },
+      ...notAllowed,
+    },
   });
   registry.registerPath({
     method: 'get',
     path: PATHS.health,
     operationId: 'health',
     summary: 'Liveness check',
+    description:
+      'Answers while the process serves requests, with the configured provider id; it does not call the provider. Public.',
     tags: ['meta'],
-    responses: { 200: { description: 'The server is up.', content: { 'application/json': { schema: HealthSchema } } } },
+    security: [],
+    responses: {
+      200: { description: 'The server is up.', content: { 'application/json': { schema: HealthSchema } } },
+      ...notAllowed,
+    },
   });
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
@@ -146,8 +167,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
       description:
         'Search the public web and get sanitized, attributable result groups. One contract for REST, tRPC, the CLI, the SDK and the web GUI.',
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'OpenMates web search maintainers' },
     },
-    servers: [{ url: 'http://127.0.0.1:8787', description: 'A local `openmates serve`' }],
+    // Relative: the document a deployment serves points "Try it out" at that deployment's own origin.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: [
       { name: 'web', description: 'The web search skill.' },
       { name: 'trpc', description: 'The same skill over tRPC.' },

@@ -108,4 +108,50 @@ export const localCases: ParityCase[] = [
       ],
     },
   },
+  {
+    name: 'local-every-field',
+    assertion: 'web-search.results.bounded',
+    description:
+      'With safesearch off, a page not marked family friendly is returned and says so; a plain-http page on a port keeps its scheme and port in meta_url.',
+    provider: 'local',
+    request: {
+      requests: [
+        { id: 'off', query: 'sprocket nightlife', safesearch: 'off', count: 1 },
+        { id: 'http', query: 'gopherine' },
+      ],
+    },
+    expect: {
+      groups: [
+        {
+          id: 'off',
+          results: [
+            {
+              url: 'https://adults.example.com/page',
+              title: 'Sprocket nightlife',
+              description: 'A sprocket page not marked family friendly.',
+            },
+          ],
+        },
+        {
+          id: 'http',
+          results: [
+            {
+              url: 'http://legacy.example.net:8080/gopherine',
+              title: 'Gopherine archive',
+              description: 'An old gopherine page served over plain http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'local-index-unreadable',
+    assertion: 'web-search.provider-error.visible',
+    description: 'An index that cannot be opened is a visible 503 not_configured with its reason, never zero hits.',
+    provider: 'local',
+    env: { OPENMATES_INDEX: '/dev/null/openmates/index.db' },
+    request: { requests: [{ query: 'anything' }] },
+    expect: { code: 'not_configured', groups: [] },
+  },
 ];

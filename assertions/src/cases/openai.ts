@@ -66,4 +66,22 @@ export const openaiCases: ParityCase[] = [
       check(outcome.groups[3]?.errorCode === 'provider_auth', '401 is provider_auth');
     },
   },
+  {
+    name: 'openai-fitting-order',
+    assertion: 'web-search.results.bounded',
+    description:
+      'A response over the size ceiling loses the generated notes first, then the suggestions, then results from the end of the last groups.',
+    provider,
+    env: { OPENMATES_MAX_RESPONSE_BYTES: '32768' },
+    request: { requests: ['a', 'b', 'c', 'd', 'e'].map((x) => ({ query: `verbose ${x}`, count: 20 })) },
+    expect: (outcome: Outcome) => {
+      const lengths = outcome.groups.map((g) => g.results.length);
+      const firstCut = lengths.findIndex((n) => n < 20);
+      check(outcome.code === undefined && firstCut > 0, `the first groups whole, then a cut: ${lengths}`);
+      check(
+        lengths.slice(firstCut + 1).every((n) => n === 0),
+        `results leave from the end of the last groups: ${lengths}`,
+      );
+    },
+  },
 ];

@@ -7,6 +7,7 @@ import {
   loadConfig,
 } from '@openmates/core';
 import { createHandler, listen, loadServerConfig, type NodeFallback, type RunningServer } from '@openmates/server';
+import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 
 /** An engine configured from a case's environment, with every log line captured for the transcript. */
 export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
@@ -23,11 +24,21 @@ export interface CaseServer {
   close(): Promise<void>;
 }
 
+/** Options of the HTTP drivers. */
+export interface HttpDriverOptions {
+  /** Test-only: a loopback proxy rewrites every JSON answer on its way to the surface (wire-proxy.ts). */
+  wire?: WireRewrite;
+}
+
 /**
  * A real server on loopback for one case: the same handler `openmates serve` runs, with the GUI's
- * node handler mounted beside the API when one is given.
+ * node handler mounted beside the API when one is given, and behind a rewriting proxy when `wire` is.
  */
-export async function startCaseServer(env: Record<string, string>, gui?: NodeFallback): Promise<CaseServer> {
+export async function startCaseServer(
+  env: Record<string, string>,
+  gui?: NodeFallback,
+  wire?: WireRewrite,
+): Promise<CaseServer> {
   const logs: string[] = [];
   const engine = caseEngine(env, logs);
   const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
@@ -36,10 +47,12 @@ export async function startCaseServer(env: Record<string, string>, gui?: NodeFal
     port: 0,
     ...(gui ? { fallback: gui } : {}),
   });
+  const proxy = wire ? await startWireProxy(server.url, wire) : undefined;
   return {
-    url: server.url,
+    url: proxy?.url ?? server.url,
     logs,
     async close() {
+      await proxy?.close();
       await server.close(1_000);
       await engine.close();
     },

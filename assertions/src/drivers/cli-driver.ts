@@ -59,6 +59,7 @@ export function createCliDriver(): SurfaceDriver {
       return {
         outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
         transcript,
+        document: body,
       };
     },
   };

@@ -1,4 +1,4 @@
-import { EngineError } from '@openmates/core';
+import { EngineError, errorResponse } from '@openmates/core';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { caseEngine } from './case-engine.ts';
@@ -11,13 +11,24 @@ export function createCoreDriver(): SurfaceDriver {
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const logs: string[] = [];
       const engine = caseEngine(environment.env, logs);
+      // The caller's request id, as a server passes its own: the document then has every member.
+      const requestId = crypto.randomUUID();
       try {
-        const response = await engine.search(testCase.request);
-        return { outcome: outcomeOfResponse(response), transcript: JSON.stringify(response) + logs.join('') };
+        const response = await engine.search(testCase.request, { requestId });
+        return {
+          outcome: outcomeOfResponse(response),
+          transcript: JSON.stringify(response) + logs.join(''),
+          document: response,
+        };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
-        const body = { error: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
-        return { outcome: outcomeOfError(body), transcript: JSON.stringify(body) + logs.join('') };
+        // The ErrorResponse a caller of the engine builds from its error, as the server does.
+        const body = errorResponse(error.code, {
+          message: error.message,
+          requestId,
+          ...(error.issues ? { issues: error.issues } : {}),
+        });
+        return { outcome: outcomeOfError(body), transcript: JSON.stringify(body) + logs.join(''), document: body };
       } finally {
         await engine.close();
       }

@@ -1,15 +1,15 @@
 import { ErrorResponseSchema, PATHS, WebSearchResponseSchema } from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
-import { startCaseServer, transcriptOf } from './case-engine.ts';
+import { type HttpDriverOptions, startCaseServer, transcriptOf } from './case-engine.ts';
 
 /** REST over real HTTP: POST the request (or the case's raw body) to a server on loopback. */
-export function createRestDriver(): SurfaceDriver {
+export function createRestDriver(options: HttpDriverOptions = {}): SurfaceDriver {
   return {
     surface: 'rest',
     supports: () => true,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
-      const server = await startCaseServer(environment.env);
+      const server = await startCaseServer(environment.env, undefined, options.wire);
       try {
         const response = await fetch(`${server.url}${PATHS.search}`, {
           method: 'POST',
@@ -23,7 +23,7 @@ export function createRestDriver(): SurfaceDriver {
           response.status === 200 || response.status === 502
             ? outcomeOfResponse(WebSearchResponseSchema.parse(body))
             : outcomeOfError(ErrorResponseSchema.parse(body));
-        return { outcome, transcript: transcript + server.logs.join('') };
+        return { outcome, transcript: transcript + server.logs.join(''), document: body };
       } finally {
         await server.close();
       }

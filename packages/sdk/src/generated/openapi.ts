@@ -10,10 +10,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Skill info: limits, provider, honoured options, fingerprint and assertion ids */
+        /**
+         * Skill info: limits, provider, honoured options, fingerprint and assertion ids
+         * @description What this server offers before any search is spent: the provider and where queries go, the limits, the options the provider honours and refuses, the contract fingerprint and the assertion ids. Needs the API key when keys are configured; never rate limited.
+         */
         get: operations["skillInfo"];
         put?: never;
-        /** Search the web: a batch of 1 to 5 queries */
+        /**
+         * Search the web: a batch of 1 to 5 queries
+         * @description Runs every query of the batch concurrently at the configured provider and answers one result group per query, in request order, under its id. Results are sanitized plain text with normalized URLs; a query the provider failed carries its own `error` while the others keep their results.
+         */
         post: operations["search"];
         delete?: never;
         options?: never;
@@ -48,7 +54,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document */
+        /**
+         * This OpenAPI document
+         * @description The OpenAPI 3.1 document of this API, exactly as committed in `contract/openapi.json`. Public.
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -65,7 +74,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API reference page rendered from this document */
+        /**
+         * API reference page rendered from this document
+         * @description Swagger UI, served from local assets (no CDN), rendering this document. Public.
+         */
         get: operations["docs"];
         put?: never;
         post?: never;
@@ -82,7 +94,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness check */
+        /**
+         * Liveness check
+         * @description Answers while the process serves requests, with the configured provider id; it does not call the provider. Public.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -499,6 +514,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description This method is not allowed on this route. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     docs: {
@@ -517,6 +541,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description This method is not allowed on this route. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -539,12 +572,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description This method is not allowed on this route. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48";
+export const CONTRACT_FINGERPRINT = "f32e960f3f845601cb000886ccc44039720108806e604e565d05a918a21b483c";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
