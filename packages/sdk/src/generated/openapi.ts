@@ -231,7 +231,7 @@ export interface components {
             request_id?: string;
         };
         /** @enum {string} */
-        ErrorCode: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
+        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
         Issue: {
             /**
              * @description Where the problem is, such as `requests[0].query`; empty for the body itself.
@@ -544,7 +544,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48";
+export const CONTRACT_FINGERPRINT = "755e009dc61f7082781b51deded6585916fe79e15c50343e210b8815cdd7d60d";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
