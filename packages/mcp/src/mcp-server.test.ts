@@ -25,7 +25,7 @@ beforeAll(async () => {
   engine = createEngine({
     config,
     provider: createConfiguredProvider(config),
-    logger: createLogger({ level: 'silent' }),
+    logger: createLogger({ level: 'silent', redact: (s) => s }),
   });
   const server = createMcpServer({
     backend: engineBackend(engine),
@@ -52,7 +52,7 @@ async function tool(): Promise<Tool> {
   return tools[0] as Tool;
 }
 
-async function call(args: unknown, onprogress?: (p: { progress: number; total?: number }) => void) {
+async function call(args: unknown, onprogress?: (p: { progress: number; total?: number | undefined }) => void) {
   return (await client.callTool(
     { name: TOOL_NAME, arguments: args as Record<string, unknown> },
     undefined,
@@ -148,7 +148,7 @@ describe('the web_search tool', () => {
   });
 
   it('reports each finished group as progress when the client sends a progress token', async () => {
-    const progress: { progress: number; total?: number }[] = [];
+    const progress: { progress: number; total?: number | undefined }[] = [];
     await call({ requests: [{ query: 'delay200 slow' }, { query: 'fast one' }, { query: 'unavailable x' }] }, (p) =>
       progress.push(p),
     );
