@@ -1,3 +1,4 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { exitCode } from '@openmates/contract';
 import type { SearchBackend } from '@openmates/mcp';
 import { engineEnv } from '../lib/cli-env.ts';
@@ -61,9 +62,31 @@ export async function runMcp(options: McpOptions, env: Record<string, string | u
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  // The client ends the session by closing our stdin (MCP's stdio transport): close with it.
-  process.stdin.once('end', () => void server.close());
   await server.connect(transport);
+  // The client ends the session by closing our stdin (MCP's stdio transport). Requests already
+  // received are answered first: counted as they arrive and as their answers leave.
+  let outstanding = 0;
+  let ended = false;
+  const closeWhenIdle = () => {
+    if (ended && outstanding === 0) void server.close();
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && 'method' in message) outstanding += 1;
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if ('id' in message && !('method' in message)) {
+      outstanding -= 1;
+      closeWhenIdle();
+    }
+  };
+  process.stdin.once('end', () => {
+    ended = true;
+    closeWhenIdle();
+  });
   await closed;
   await close();
   return 0;
