@@ -2,7 +2,7 @@ import type { AssertionId } from './catalogue.ts';
 import type { Outcome } from './outcome.ts';
 
 /** The surfaces of SPEC §5, plus `contract` (validation alone, no provider). */
-export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'cli', 'web'] as const;
+export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'cli', 'web', 'mcp', 'mcp-http'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Surfaces that speak HTTP to a server, where transport rules (413, 415, broken JSON) exist. */

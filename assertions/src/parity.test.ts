@@ -14,6 +14,7 @@ import { CASES } from './cases/index.ts';
 import { createCliDriver } from './drivers/cli-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
+import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
@@ -33,6 +34,8 @@ const drivers: SurfaceDriver[] = [
   createSdkDriver(),
   createCliDriver(),
   createWebDriver(),
+  createMcpDriver(),
+  createMcpHttpDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;

@@ -15,6 +15,7 @@ describe('the error table', () => {
     expect(table).toEqual({
       invalid_request: [400, 2],
       unauthorized: [401, 4],
+      forbidden: [403, 4],
       not_found: [404, 2],
       method_not_allowed: [405, 2],
       payload_too_large: [413, 2],

@@ -5,6 +5,7 @@
 export const ERROR_TABLE = {
   invalid_request: { status: 400, exitCode: 2, message: 'The request is invalid.' },
   unauthorized: { status: 401, exitCode: 4, message: 'A valid API key is required.' },
+  forbidden: { status: 403, exitCode: 4, message: 'Requests from this origin or host name are not allowed.' },
   not_found: { status: 404, exitCode: 2, message: 'No such route.' },
   method_not_allowed: { status: 405, exitCode: 2, message: 'This method is not allowed on this route.' },
   payload_too_large: { status: 413, exitCode: 2, message: 'The request body is larger than 64 KiB.' },

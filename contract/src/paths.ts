@@ -5,6 +5,8 @@ export const PATHS = {
   openapi: '/v1/openapi.json',
   docs: '/docs',
   health: '/healthz',
+  /** POST: MCP over Streamable HTTP, stateless (SPEC §8.3). */
+  mcp: '/mcp',
   /** tRPC endpoint prefix; the search procedure lives at `${trpc}/${TRPC_SEARCH_PROCEDURE}`. */
   trpc: '/trpc',
 } as const;

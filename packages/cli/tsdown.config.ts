@@ -3,9 +3,11 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: {
     'fast-search': 'src/fast-search.ts',
+    'fast-mcp': 'src/fast-mcp.ts',
     version: 'src/version.ts',
     'commands/search': 'src/commands/search.ts',
     'commands/serve': 'src/commands/serve.ts',
+    'commands/mcp': 'src/commands/mcp.ts',
     'commands/doctor': 'src/commands/doctor.ts',
     'commands/index/add': 'src/commands/index/add.ts',
     'commands/index/stats': 'src/commands/index/stats.ts',

@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */
-export const CONTRACT_FINGERPRINT = 'f32e960f3f845601cb000886ccc44039720108806e604e565d05a918a21b483c';
+export const CONTRACT_FINGERPRINT = 'c85cf76783719b01bb6a607b810aab73bd5ac59392d6a4c88a20b55625384c1f';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.surface-parity'] as const;

@@ -25,7 +25,11 @@ try {
     const rest = argv.slice(searchAt);
     const wantsHelp = rest.some((arg) => arg === '--help' || arg === '-h');
     const code =
-      searchAt > 0 && !wantsHelp ? await (await import('../dist/fast-search.js')).fastSearch(rest) : undefined;
+      searchAt > 0 && !wantsHelp
+        ? await (await import('../dist/fast-search.js')).fastSearch(rest)
+        : argv[0] === 'mcp' && !wantsHelp
+          ? await (await import('../dist/fast-mcp.js')).fastMcp(argv.slice(1))
+          : undefined;
     if (code !== undefined) process.exit(code);
     const { execute } = await import('@oclif/core');
     await execute({ dir: import.meta.url });

@@ -30,7 +30,7 @@ describe('openmates --version and --help', () => {
     expect(result.stdout).toContain(CONTRACT_FINGERPRINT);
   });
 
-  it.each([['search'], ['serve'], ['doctor'], ['apps', 'web', 'search'], ['index', 'add']])(
+  it.each([['search'], ['serve'], ['doctor'], ['mcp'], ['apps', 'web', 'search'], ['index', 'add']])(
     'shows examples in `%s --help`',
     async (...command) => {
       const result = await runCli([...command, '--help'], baseEnv());

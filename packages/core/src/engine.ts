@@ -47,6 +47,11 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Correlates log lines and the response; default a new UUID. */
   requestId?: string;
+  /**
+   * Called once per item as its group finishes, in completion order, with the group as admitted
+   * (sanitized and bounded; provisional: fitting may still cut results from the final response).
+   */
+  onGroup?: (group: ResultGroup, index: number) => void;
 }
 
 export interface Engine {
@@ -232,19 +237,20 @@ export function createEngine(options: EngineOptions): Engine {
       await Promise.all(
         items.map(async (item, index) => {
           const group = groups[index] as ResultGroup;
-          if (!budget.debitCall()) {
+          if (!budget.debitCall())
             group.error = { code: 'provider_error', message: 'The call budget of this request is spent.' };
-            return;
-          }
-          const outcome = await call(item, index, signal, log);
-          // Admission runs synchronously when the call completes: completion order, never overbooked.
-          if ('error' in outcome) group.error = outcome.error;
           else {
-            const { admitted, cut } = budget.admit(outcome.results, item.count);
-            group.results = admitted;
-            if (cut > 0) group.sources_cut = cut;
-            (suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
+            const outcome = await call(item, index, signal, log);
+            // Admission runs synchronously when the call completes: completion order, never overbooked.
+            if ('error' in outcome) group.error = outcome.error;
+            else {
+              const { admitted, cut } = budget.admit(outcome.results, item.count);
+              group.results = admitted;
+              if (cut > 0) group.sources_cut = cut;
+              (suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
+            }
           }
+          searchOptions.onGroup?.({ ...group, results: [...group.results] }, index);
         }),
       );
     } catch (error) {

@@ -21,6 +21,7 @@ import {
   OpenMates,
   OpenMatesError,
   PayloadTooLargeError,
+  PermissionDeniedError,
   ProviderError,
   RateLimitError,
   ServiceUnavailableError,
@@ -139,6 +140,7 @@ describe('errors', () => {
   const classes = {
     invalid_request: BadRequestError,
     unauthorized: AuthenticationError,
+    forbidden: PermissionDeniedError,
     not_found: NotFoundError,
     method_not_allowed: MethodNotAllowedError,
     payload_too_large: PayloadTooLargeError,

@@ -55,6 +55,10 @@ export class BadRequestError extends APIError {
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
 }
+/** 403 `forbidden`: the request's `Origin` or `Host` is not one the server allows (its MCP endpoint). Never retried. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
 /** 404 `not_found`: no such route (is `baseURL` the server's origin?). */
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
@@ -117,6 +121,7 @@ export class APITimeoutError extends APIConnectionError {
 const BY_STATUS: Partial<Record<number, new (init: APIErrorInit) => APIError>> = {
   400: BadRequestError,
   401: AuthenticationError,
+  403: PermissionDeniedError,
   404: NotFoundError,
   405: MethodNotAllowedError,
   413: PayloadTooLargeError,

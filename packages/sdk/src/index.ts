@@ -11,6 +11,7 @@ export {
   NotFoundError,
   OpenMatesError,
   PayloadTooLargeError,
+  PermissionDeniedError,
   ProviderError,
   RateLimitError,
   ServiceUnavailableError,

@@ -7,6 +7,8 @@ export interface ServerConfig {
   apiKeys: string[];
   /** `OPENMATES_RATE_LIMIT_PER_MIN` per key (default 60; 0 turns the limit off). */
   rateLimitPerMin: number;
+  /** `OPENMATES_ALLOWED_ORIGINS`, comma-separated origins the MCP endpoint accepts besides the bound names. */
+  allowedOrigins: string[];
 }
 
 const EnvSchema = z.object({
@@ -26,7 +28,29 @@ const EnvSchema = z.object({
     .refine((n) => Number.isSafeInteger(n) && n >= 0, {
       message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
     }),
+  OPENMATES_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((s) =>
+      (s ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every(isOrigin), {
+      message:
+        'OPENMATES_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
+    }),
 });
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
 
 /** Parses the server's settings; throws an Error whose message names each bad variable. */
 export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -34,5 +58,9 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   const keys = parsed.data.OPENMATES_API_KEYS;
   if (keys.some((k) => k.length < 16)) throw new Error('OPENMATES_API_KEYS: every key must be at least 16 characters');
-  return { apiKeys: keys, rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN };
+  return {
+    apiKeys: keys,
+    rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
+    allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
+  };
 }

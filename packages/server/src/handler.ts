@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Health, PATHS } from '@openmates/contract';
+import { DEFAULT_HOST, type Health, PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { type Engine, EngineError, errorResponse } from '@openmates/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createApiCore, type PlainRequest, type PlainResponse, plainJson, ROUTES, routeError } from './api-core.ts';
 import { docsResponse } from './docs-page.ts';
 import type { ServerConfig } from './env.ts';
+import { createHostPolicy } from './host-policy.ts';
+import { createMcpRoute } from './mcp-route.ts';
 import { readJsonBody } from './transport.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
@@ -14,6 +16,8 @@ export interface HandlerOptions {
   /** Reported in skill info. */
   version: string;
   config: ServerConfig;
+  /** The address the server binds (`openmates serve --host`), for the MCP endpoint's Host check; default loopback. */
+  host?: string;
   /** Answers every path that is not the API's (the web GUI); JSON 404 when absent. */
   fallback?: (request: Request) => Promise<Response>;
 }
@@ -57,6 +61,11 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   const core = createApiCore(engine, config);
   const { log } = core;
   const health: Health = { status: 'ok', provider: engine.provider.id };
+  const mcp = createMcpRoute({
+    core,
+    version: options.version,
+    allowHost: createHostPolicy(options.host ?? DEFAULT_HOST, config.allowedOrigins),
+  });
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
     let body: unknown;
@@ -114,6 +123,11 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     const { pathname } = new URL(request.url);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     if (pathname === PATHS.trpc || pathname.startsWith(`${PATHS.trpc}/`)) return trpc(request, info, requestId);
+    if (pathname === PATHS.mcp) {
+      // Stateless: no stream the server opens on its own (GET), no session to end (DELETE).
+      if (request.method !== 'POST') return toResponse(routeError('method_not_allowed', requestId, { allow: 'POST' }));
+      return mcp(request, info?.lengthEnforced === true, info?.remoteAddress);
+    }
     if (pathname === PATHS.docs || pathname.startsWith(`${PATHS.docs}/`)) {
       if (method !== 'GET') return toResponse(routeError('method_not_allowed', requestId, { allow: 'GET, HEAD' }));
       return docsResponse(pathname) ?? toResponse(routeError('not_found', requestId));

@@ -21,6 +21,7 @@ export interface TrpcContext {
 export const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
   invalid_request: 'BAD_REQUEST',
   unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
   not_found: 'NOT_FOUND',
   method_not_allowed: 'METHOD_NOT_SUPPORTED',
   payload_too_large: 'PAYLOAD_TOO_LARGE',

@@ -18,12 +18,16 @@ export async function searchRemote(
   request: unknown,
   apiUrl: string,
   apiKey: string | undefined,
+  signal?: AbortSignal,
 ): Promise<SearchOutcome> {
   const { APIConnectionError, APIError, APITimeoutError, OpenMates, ProviderError } = await import('@openmates/sdk');
   const client = new OpenMates({ baseURL: apiUrl, apiKey: apiKey ?? '' });
   try {
     // The SDK's parameter type is the valid request; an invalid one goes as is, for the server to refuse.
-    const response = await client.apps.web.search(request as Parameters<typeof client.apps.web.search>[0]);
+    const response = await client.apps.web.search(
+      request as Parameters<typeof client.apps.web.search>[0],
+      signal ? { signal } : {},
+    );
     return { kind: 'response', response: response as WebSearchResponse };
   } catch (error) {
     if (error instanceof ProviderError) return { kind: 'response', response: error.response as WebSearchResponse };

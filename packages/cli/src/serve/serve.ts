@@ -5,7 +5,6 @@ import { engineEnv } from '../lib/cli-env.ts';
 import { write } from '../lib/io.ts';
 import { VERSION } from '../version.ts';
 import { loadGui, locateGui } from './gui.ts';
-import { isLoopbackHost } from './loopback.ts';
 
 export interface ServeOptions {
   host: string;
@@ -39,7 +38,7 @@ export async function serve(
   } catch (error) {
     return refuse(`${(error as Error).message.replace(/\n/g, '; ')}.`);
   }
-  if (!isLoopbackHost(options.host) && serverConfig.apiKeys.length === 0)
+  if (!server.isLoopbackHost(options.host) && serverConfig.apiKeys.length === 0)
     return refuse(
       `refusing to listen on ${options.host} without API keys: set OPENMATES_API_KEYS (comma-separated, 16+ characters each) or use --host ${DEFAULT_HOST}.`,
     );
@@ -58,7 +57,7 @@ export async function serve(
     throw error;
   }
 
-  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig });
+  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig, host: options.host });
   const guiFile = options.gui ? locateGui() : undefined;
   let gui: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
   let guiLine = '';

@@ -246,7 +246,7 @@ export interface components {
             request_id?: string;
         };
         /** @enum {string} */
-        ErrorCode: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
+        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
         Issue: {
             /**
              * @description Where the problem is, such as `requests[0].query`; empty for the body itself.
@@ -586,7 +586,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "f32e960f3f845601cb000886ccc44039720108806e604e565d05a918a21b483c";
+export const CONTRACT_FINGERPRINT = "c85cf76783719b01bb6a607b810aab73bd5ac59392d6a4c88a20b55625384c1f";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -1,0 +1,88 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorResponseSchema, PATHS, WebSearchResponseSchema } from '@openmates/contract';
+import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
+import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+import { startCaseServer } from './case-engine.ts';
+
+const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
+/** The key the HTTP column's server requires and its client sends (SPEC §8.3: the API's own keys). */
+const MCP_HTTP_KEY = 'parity-mcp-http-key-0123456789';
+
+/** An MCP client's arguments are a JSON object: a case whose request is anything else has no tool call. */
+function expressible(testCase: ParityCase): boolean {
+  const { request } = testCase;
+  return testCase.http === undefined && request !== null && typeof request === 'object' && !Array.isArray(request);
+}
+
+/** Calls `web_search` with the case's request as the raw arguments and reduces the tool result. */
+async function callTool(testCase: ParityCase, transport: Transport, logs: () => string): Promise<DriverResult> {
+  const client = new Client({ name: 'parity', version: '0' });
+  await client.connect(transport);
+  try {
+    const result = (await client.callTool({
+      name: 'web_search',
+      arguments: testCase.request as Record<string, unknown>,
+    })) as CallToolResult;
+    const document = result.structuredContent;
+    const isResponse = document !== undefined && 'results' in document;
+    const response = isResponse ? WebSearchResponseSchema.parse(document) : undefined;
+    const error = isResponse ? undefined : ErrorResponseSchema.parse(document);
+    // SPEC §8.3: a refusal, and a batch whose every group failed, are tool errors; nothing else is.
+    const allFailed = response !== undefined && response.results.length > 0 && response.results.every((g) => g.error);
+    if ((result.isError === true) !== (error !== undefined || allFailed))
+      throw new Error(`mcp: isError is ${result.isError} for ${error ? 'a refusal' : 'a search'}`);
+    return {
+      outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
+      document,
+      transcript: JSON.stringify(result) + logs(),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** `openmates mcp` over stdio, spawned per case by an MCP client as an agent host would. */
+export function createMcpDriver(): SurfaceDriver {
+  return {
+    surface: 'mcp' satisfies Surface,
+    supports: expressible,
+    async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp'],
+        // Only the case's environment and what Node needs: no provider key leaks in from the parent.
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment.env },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      return callTool(testCase, transport, () => stderr);
+    },
+  };
+}
+
+/** MCP over Streamable HTTP at `/mcp` of a real server requiring an API key. */
+export function createMcpHttpDriver(): SurfaceDriver {
+  return {
+    surface: 'mcp-http' satisfies Surface,
+    supports: expressible,
+    async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
+      const server = await startCaseServer({ ...environment.env, OPENMATES_API_KEYS: MCP_HTTP_KEY });
+      try {
+        const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${PATHS.mcp}`), {
+          requestInit: { headers: { authorization: `Bearer ${MCP_HTTP_KEY}` } },
+        });
+        return await callTool(testCase, transport, () => server.logs.join(''));
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}

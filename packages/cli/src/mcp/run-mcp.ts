@@ -1,0 +1,93 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { exitCode } from '@openmates/contract';
+import type { SearchBackend } from '@openmates/mcp';
+import { engineEnv } from '../lib/cli-env.ts';
+import { write } from '../lib/io.ts';
+import { searchRemote } from '../search/remote.ts';
+import { VERSION } from '../version.ts';
+
+export interface McpOptions {
+  /** Bridge to this server instead of running the engine in process. */
+  apiUrl?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+/** A bridge to an OpenMates server: each tool call is one search through the SDK. */
+function bridgeBackend(apiUrl: string, apiKey: string | undefined): SearchBackend {
+  return {
+    async search(input, { signal }) {
+      const outcome = await searchRemote(input, apiUrl, apiKey, signal);
+      // No answer from the server: the tool cannot serve, as a provider that cannot (503).
+      if (outcome.kind === 'unreachable')
+        return { kind: 'error', body: { error: outcome.message, code: 'not_configured' } };
+      return outcome;
+    },
+  };
+}
+
+/**
+ * `openmates mcp`: the `web_search` tool over stdio until the client closes stdin. stdout carries
+ * protocol messages only; a refusal to start is one line on stderr (exit 4, as `serve`).
+ */
+export async function runMcp(options: McpOptions, env: Record<string, string | undefined>): Promise<number> {
+  const [{ createMcpServer, engineBackend }, { StdioServerTransport }] = await Promise.all([
+    import('@openmates/mcp'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
+  let backend: SearchBackend;
+  let provider: { id: string; name: string } | undefined;
+  let close = async () => {};
+  if (options.apiUrl) backend = bridgeBackend(options.apiUrl, options.apiKey);
+  else {
+    const core = await import('@openmates/core');
+    try {
+      const config = core.loadConfig(engineEnv(env, 'silent'));
+      const engine = core.createEngine({ config, provider: core.createConfiguredProvider(config) });
+      backend = engineBackend(engine);
+      provider = { id: engine.provider.id, name: engine.provider.name };
+      close = () => engine.close();
+    } catch (error) {
+      if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError) {
+        await write(
+          process.stderr,
+          `openmates mcp: cannot start: ${error.message.replace(/\n/g, '; ')} Run \`openmates doctor\` for details.\n`,
+        );
+        return exitCode('not_configured');
+      }
+      throw error;
+    }
+  }
+  const server = createMcpServer({ backend, version: VERSION, provider });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(transport);
+  // The client ends the session by closing our stdin (MCP's stdio transport). Requests already
+  // received are answered first: counted as they arrive and as their answers leave.
+  let outstanding = 0;
+  let ended = false;
+  const closeWhenIdle = () => {
+    if (ended && outstanding === 0) void server.close();
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && 'method' in message) outstanding += 1;
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if ('id' in message && !('method' in message)) {
+      outstanding -= 1;
+      closeWhenIdle();
+    }
+  };
+  process.stdin.once('end', () => {
+    ended = true;
+    closeWhenIdle();
+  });
+  await closed;
+  await close();
+  return 0;
+}

@@ -1,0 +1,4 @@
+export * from './engine-backend.ts';
+export * from './mcp-server.ts';
+export * from './tool-schemas.ts';
+export * from './tool-text.ts';

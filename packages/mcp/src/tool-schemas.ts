@@ -1,0 +1,61 @@
+import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const COMPONENT_REF = '#/components/schemas/';
+/** OpenAPI's own keywords: not JSON Schema, so a strict validator compiling the tool schema would refuse them. */
+const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs']);
+
+const components = openapi.components.schemas as unknown as Record<string, Json>;
+
+/**
+ * A component of the contract's OpenAPI document as one self-contained JSON Schema (draft 2020-12):
+ * every `$ref` into the components replaced by the component itself, OpenAPI-only keywords dropped.
+ * MCP clients compile a tool's schemas alone, with no document to resolve references against.
+ */
+export function selfContainedSchema(name: string): JsonObject {
+  // `names`: the node maps property names to schemas (`properties`), so its keys are never keywords.
+  const inline = (node: Json, trail: readonly string[], names = false): Json => {
+    if (Array.isArray(node)) return node.map((child) => inline(child, trail));
+    if (node === null || typeof node !== 'object') return node;
+    const ref = node.$ref;
+    if (typeof ref === 'string') {
+      if (!ref.startsWith(COMPONENT_REF)) throw new Error(`unexpected reference ${ref}`);
+      const target = ref.slice(COMPONENT_REF.length);
+      // The contract's schemas are not recursive; a cycle would make inlining endless.
+      if (trail.includes(target)) throw new Error(`recursive schema ${[...trail, target].join(' → ')}`);
+      const { $ref: _, ...siblings } = node;
+      const resolved = inline(component(target), [...trail, target]) as JsonObject;
+      return Object.keys(siblings).length === 0
+        ? resolved
+        : { ...resolved, ...(inline(siblings, trail) as JsonObject) };
+    }
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node))
+      if (names || (!OPENAPI_ONLY.has(key) && !key.startsWith('x-')))
+        out[key] = inline(value, trail, !names && (key === 'properties' || key === 'patternProperties'));
+    return out;
+  };
+  return inline(component(name), [name]) as JsonObject;
+}
+
+function component(name: string): Json {
+  const schema = components[name];
+  if (schema === undefined) throw new Error(`the contract has no schema ${name}`);
+  return schema;
+}
+
+/** The `web_search` tool's input schema: WebSearchRequest. */
+export const INPUT_SCHEMA = selfContainedSchema('WebSearchRequest') as JsonObject & { type: 'object' };
+/**
+ * The `web_search` tool's output schema: a WebSearchResponse, or the ErrorResponse of a refused
+ * call. MCP clients check `structuredContent` against this schema on error results too (the official
+ * TypeScript client does), so a schema of WebSearchResponse alone would make every refusal throw
+ * in the client instead of reaching the caller (docs/decisions.md).
+ */
+export const OUTPUT_SCHEMA = {
+  type: 'object',
+  description: 'A WebSearchResponse (`results` present), or the ErrorResponse of a refused call (`isError`).',
+  anyOf: [selfContainedSchema('WebSearchResponse'), selfContainedSchema('ErrorResponse')],
+} as JsonObject & { type: 'object' };
