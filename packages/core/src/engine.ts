@@ -141,6 +141,7 @@ export function createEngine(options: EngineOptions): Engine {
     index: number,
     signal: AbortSignal,
     log: Logger,
+    budget: BudgetSession,
   ): Promise<
     { results: WebSearchResult[]; suggestions: unknown[] } | { error: { code: GroupErrorCode; message: string } }
   > {
@@ -152,13 +153,22 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const started = now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+    let timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+    let calls = 1;
+    // A further page is a call of its own: debited from the budget, with a fresh per-call timeout.
+    const nextCall = async () => {
+      if (controller.signal.aborted || !budget.debitCall()) return false;
+      calls += 1;
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+      return true;
+    };
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const answer = await provider.search(
         { ...item, fetchCount: fetchCountFor(item) },
-        { signal: controller.signal, now, sleep },
+        { signal: controller.signal, now, sleep, nextCall },
       );
       const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
         filterTabloids: item.filter_tabloids,
@@ -175,6 +185,7 @@ export function createEngine(options: EngineOptions): Engine {
           event: 'provider_call',
           group: index,
           cache: cache ? 'miss' : 'off',
+          calls,
           elapsed_ms: Math.round(now() - started),
           ...stats,
           results: value.results.length,
@@ -222,7 +233,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const signal = searchOptions.signal ?? new AbortController().signal;
     signal.throwIfAborted();
-    const budget = new BudgetSession({ maxCalls: MAX_BATCH_ITEMS, maxSources: config.maxSources });
+    const budget = new BudgetSession({
+      maxCalls: MAX_BATCH_ITEMS * (provider.maxCallsPerQuery ?? 1),
+      maxSources: config.maxSources,
+    });
     const groups: ResultGroup[] = items.map((item) => ({ id: item.id, results: [] }));
     const suggestions: { query: string; suggestions: unknown[] }[] = items.map((item) => ({
       query: item.query,
@@ -236,7 +250,7 @@ export function createEngine(options: EngineOptions): Engine {
             group.error = { code: 'provider_error', message: 'The call budget of this request is spent.' };
             return;
           }
-          const outcome = await call(item, index, signal, log);
+          const outcome = await call(item, index, signal, log, budget);
           // Admission runs synchronously when the call completes: completion order, never overbooked.
           if ('error' in outcome) group.error = outcome.error;
           else {
@@ -326,7 +340,11 @@ export function createEngine(options: EngineOptions): Engine {
         max_response_bytes: config.maxResponseBytes,
         max_sources: config.maxSources,
       },
-      options: { honoured: [...provider.honoured], unsupported: [...provider.unsupported] },
+      options: {
+        honoured: [...provider.honoured],
+        unsupported: [...provider.unsupported],
+        ...(provider.conditional ? { conditional: [...provider.conditional] } : {}),
+      },
       assertions: [...ASSERTION_IDS],
     };
     if (provider.maxQueryWords !== undefined) info.limits.max_query_words = provider.maxQueryWords;

@@ -253,7 +253,7 @@ export interface components {
             fingerprint: string;
             provider: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai";
+                id: "local" | "brave" | "openai" | "searxng";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -281,6 +281,12 @@ export interface components {
                     option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
                     rule: string;
                 }[];
+                /** @description Options this provider honours only in some cases (not listed in `honoured`), and when. */
+                conditional?: {
+                    /** @enum {string} */
+                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
+                    rule: string;
+                }[];
             };
             /** @description The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code. */
             languages?: string[];
@@ -291,7 +297,7 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai";
+            provider: "local" | "brave" | "openai" | "searxng";
         };
     };
     responses: never;
@@ -544,7 +550,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48";
+export const CONTRACT_FINGERPRINT = "0813328f0f13e99e1dfa4eea1e77b9b6ec6540eb7842e362ed3cd1a78cbda413";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
