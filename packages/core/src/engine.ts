@@ -153,15 +153,19 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const started = now();
     const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+    const timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
     let calls = 1;
-    // A further page is a call of its own: debited from the budget, with a fresh per-call timeout.
+    let pageTimer: ReturnType<typeof setTimeout> | undefined;
+    // A further page is a call of its own: debited from the budget, under its own per-call timeout
+    // (which fails that page only; the first call's timer stops, its call is over).
     const nextCall = async () => {
-      if (controller.signal.aborted || !budget.debitCall()) return false;
+      if (controller.signal.aborted || !budget.debitCall()) return undefined;
       calls += 1;
       clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
-      return true;
+      clearTimeout(pageTimer);
+      const page = new AbortController();
+      pageTimer = setTimeout(() => page.abort(new CallTimeout()), config.providerTimeoutMs);
+      return AbortSignal.any([controller.signal, page.signal]);
     };
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -212,6 +216,7 @@ export function createEngine(options: EngineOptions): Engine {
       throw error;
     } finally {
       clearTimeout(timer);
+      clearTimeout(pageTimer);
       signal.removeEventListener('abort', onAbort);
     }
   }

@@ -52,12 +52,14 @@ export interface ProviderContext {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /**
    * Asks for one more provider call for the same query (a further page): the engine debits the
-   * request's call budget and restarts the per-call timeout, so every page counts as a call. False
-   * when the budget is spent: the provider then stops and answers with what it has. The first call
-   * is debited by the engine before `search` runs. Absent outside the engine (doctor, unit tests):
-   * every call is allowed.
+   * request's call budget and resolves to that call's own signal, aborted by its own per-call
+   * timeout or when the caller gives up (then `signal` aborts too). So every page counts as a call,
+   * and a page that times out can end paging while earlier pages are kept. Undefined when the
+   * budget is spent: the provider then stops and answers with what it has. The first call is
+   * debited before `search` runs and uses `signal`. Absent outside the engine (doctor, unit tests):
+   * use `signal` for every call.
    */
-  nextCall?: () => Promise<boolean>;
+  nextCall?: () => Promise<AbortSignal | undefined>;
 }
 
 /**

@@ -125,7 +125,7 @@ describe('SearXNG provider: paging', () => {
       ...context(),
       nextCall: async () => {
         calls += 1;
-        return true;
+        return new AbortController().signal;
       },
     });
     expect(searchPages().map((r) => r.query.pageno)).toEqual(['1', '2', '3']);
@@ -156,7 +156,7 @@ describe('SearXNG provider: paging', () => {
   it('stops paging when the engine refuses a further call', async () => {
     const answer = await provider().search(query('rust', { fetchCount: 30 }), {
       ...context(),
-      nextCall: async () => false,
+      nextCall: async () => undefined,
     });
     expect(searchPages()).toHaveLength(1);
     expect(answer.candidates).toHaveLength(10);
@@ -268,10 +268,21 @@ describe('SearXNG through the engine', () => {
     expect(response.budget?.calls_used).toBe(SEARXNG_MAX_PAGES);
   });
 
-  it('a timed-out page ends the query as provider_timeout', async () => {
+  it('a first page past the per-call timeout is provider_timeout', async () => {
     const { engine: e } = engine({ OPENMATES_PROVIDER_TIMEOUT_MS: '50' });
     const response = await e.search({ requests: [{ query: 'slow x' }] });
     expect(response.results[0]?.error?.code).toBe('provider_timeout');
+  });
+
+  it('a later page past its own timeout ends paging and keeps the earlier pages', async () => {
+    // The fixture holds page 2 until the client leaves; page 1 answers at once.
+    const { engine: e } = engine({ OPENMATES_PROVIDER_TIMEOUT_MS: '1000' });
+    const response = await e.search({ requests: [{ query: 'slowlater x' }] });
+    expect(response.results[0]?.error).toBeUndefined();
+    expect(response.results[0]?.results.map((r) => r.url)).toEqual(
+      expectedSearxngResults('slowlater x', 1, 10).map((r) => r.url),
+    );
+    expect(response.budget?.calls_used).toBe(2);
   });
 
   it('never lets the credentials out: results, suggestions, errors and logs', async () => {

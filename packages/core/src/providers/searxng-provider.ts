@@ -182,13 +182,14 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     const suggestions: unknown[] = [];
     let unresponsive = 0;
     for (let pageno = 1; pageno <= SEARXNG_MAX_PAGES; pageno += 1) {
-      if (pageno > 1 && !(await (context.nextCall?.() ?? Promise.resolve(true)))) break;
+      const pageSignal = pageno === 1 || !context.nextCall ? signal : await context.nextCall();
+      if (pageSignal === undefined) break; // the request's call budget is spent
       let answer: SearxngAnswer;
       try {
-        answer = await page(query, pageno, signal);
+        answer = await page(query, pageno, pageSignal);
       } catch (error) {
         if (pageno === 1 || signal.aborted) throw error;
-        break; // a later page failed: keep what the earlier ones gathered
+        break; // a later page failed or timed out: keep what the earlier ones gathered
       }
       unresponsive = Math.max(unresponsive, answer.unresponsive_engines.length);
       if (pageno === 1) suggestions.push(...answer.corrections, ...answer.suggestions);
