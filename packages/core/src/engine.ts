@@ -200,7 +200,7 @@ export function createEngine(options: EngineOptions): Engine {
     } catch (error) {
       const elapsed_ms = Math.round(now() - started);
       if (signal.aborted) throw signal.reason;
-      if (controller.signal.reason instanceof CallTimeout) {
+      if (controller.signal.reason instanceof CallTimeout || error instanceof CallTimeout) {
         log.warn({ event: 'provider_call', group: index, code: 'provider_timeout', elapsed_ms }, 'provider timed out');
         return { error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' } };
       }
