@@ -107,11 +107,12 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     headers.Authorization = basicAuthorization(config.username ?? '', config.password ?? '');
 
   let client: HttpGetClient | undefined;
+  // Created on the first call, so that building the provider opens nothing.
+  const http = (): HttpGetClient => (client ??= createHttpGetClient(endpoint));
 
   async function get(url: URL, signal: AbortSignal): Promise<HttpAnswer> {
-    client ??= createHttpGetClient(endpoint);
     try {
-      return await client.get(url, headers, signal);
+      return await http().get(url, headers, signal);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       throw new ProviderError('provider_unavailable', `SearXNG at ${recipient} could not be reached.`, {
@@ -131,17 +132,16 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     }).toString();
     const response = await get(url, signal);
     if (response.status < 200 || response.status > 299) {
-      (client as HttpGetClient).discard(response);
+      http().discard(response);
       throw statusError(response.status);
     }
     return parseAnswer(response, signal);
   }
 
   async function parseAnswer(response: HttpAnswer, signal: AbortSignal): Promise<SearxngAnswer> {
-    const http = client as HttpGetClient;
     const type = response.header('content-type') ?? '';
     if (!/\bjson\b/i.test(type)) {
-      http.discard(response);
+      http().discard(response);
       throw new ProviderError(
         'provider_error',
         'SearXNG answered with a web page instead of JSON (a login page or proxy in front of it?).',
@@ -150,7 +150,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     }
     let text: string;
     try {
-      text = await http.readText(response, MAX_BODY_BYTES, signal);
+      text = await http().readText(response, MAX_BODY_BYTES, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       if ((error as BodyFailure) === 'too_large')
@@ -255,7 +255,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     try {
       const response = await get(configUrl, signal);
       if (response.status !== 200) {
-        (client as HttpGetClient).discard(response);
+        http().discard(response);
         const error = statusError(response.status);
         return [{ name: reach, ok: false, detail: `${recipient}/config: ${error.message}`, fix: fixFor(error) }];
       }
@@ -309,7 +309,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
       const response = await get(probe, signal);
       const status = response.status;
       const type = response.header('content-type') ?? '';
-      (client as HttpGetClient).discard(response);
+      http().discard(response);
       if (status === 400 && /\bjson\b/i.test(type))
         checks.push({ name: 'SearXNG JSON output', ok: true, detail: 'enabled (json is in search.formats)' });
       else {
@@ -337,11 +337,11 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
 
   async function readJson(response: HttpAnswer, signal: AbortSignal): Promise<unknown> {
     if (!/\bjson\b/i.test(response.header('content-type') ?? '')) {
-      (client as HttpGetClient).discard(response);
+      http().discard(response);
       return undefined;
     }
     try {
-      return JSON.parse(await (client as HttpGetClient).readText(response, MAX_BODY_BYTES, signal));
+      return JSON.parse(await http().readText(response, MAX_BODY_BYTES, signal));
     } catch (error) {
       if (signal.aborted) throw error;
       return undefined;
