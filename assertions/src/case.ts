@@ -9,7 +9,7 @@ export type Surface = (typeof SURFACES)[number];
 export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc'];
 
 /** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
-export type CaseProvider = 'brave' | 'local' | 'openai';
+export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
 
 /** One named case of the parity suite. */
 export interface ParityCase {

@@ -5,8 +5,11 @@ import {
   CANARY_API_KEY,
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
+  SEARXNG_CANARY_PASSWORD,
+  type SearxngFixture,
   startBraveFixture,
   startOpenAIFixture,
+  startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
@@ -40,16 +43,17 @@ const drivers: SurfaceDriver[] = [
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
+let searxng: SearxngFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai] = await Promise.all([startBraveFixture(), startOpenAIFixture()]);
+  [brave, openai, searxng] = await Promise.all([startBraveFixture(), startOpenAIFixture(), startSearxngFixture()]);
   localIndex = buildLocalIndex();
 });
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -64,14 +68,16 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   const provider: CaseProvider = testCase.provider ?? 'brave';
   brave.reset();
   openai.reset();
+  searxng.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
+    searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
   };
   return {
     env: { ...COMMON, ...providerEnv[provider], ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
   };
 }
 

@@ -47,6 +47,8 @@ export const BRAVE_MAX_QUERY_WORDS = 50;
 /** Engine defaults (overridable through the environment; see SPEC §3). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
+/** SearXNG waits for its slowest engines (their own timeouts are a few seconds each). */
+export const DEFAULT_SEARXNG_TIMEOUT_MS = 15_000;
 export const DEFAULT_CACHE_TTL_S = 300;
 export const DEFAULT_MAX_SOURCES = 100;
 export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
@@ -62,5 +64,7 @@ export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
 /** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */
 export const BRAVE_MAX_RETRIES = 2;
 export const BRAVE_MAX_RETRY_AFTER_MS = 5_000;
+/** SearXNG pages fetched per query at most; each page is one provider call. */
+export const SEARXNG_MAX_PAGES = 3;
 /** OpenAI hosted search output-token ceiling per call. */
 export const OPENAI_MAX_OUTPUT_TOKENS = 4096;

@@ -34,6 +34,12 @@ export const SkillInfoSchema = z
       unsupported: z
         .array(z.strictObject({ option: z.enum(REQUEST_OPTIONS), rule: z.string() }))
         .openapi({ description: 'Option values this provider refuses with a 400, and why.' }),
+      conditional: z
+        .array(z.strictObject({ option: z.enum(REQUEST_OPTIONS), rule: z.string() }))
+        .optional()
+        .openapi({
+          description: 'Options this provider honours only in some cases (not listed in `honoured`), and when.',
+        }),
     }),
     languages: z.array(z.string()).optional().openapi({
       description: 'The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code.',

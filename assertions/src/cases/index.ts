@@ -4,6 +4,7 @@ import { budgetCases } from './budgets.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
+import { searxngCases } from './searxng.ts';
 import { validatedCases } from './validated.ts';
 
 /** Every case of the parity suite. */
@@ -14,4 +15,5 @@ export const CASES: readonly ParityCase[] = [
   ...budgetCases,
   ...localCases,
   ...openaiCases,
+  ...searxngCases,
 ];

@@ -1,5 +1,12 @@
 import { CONTRACT_FINGERPRINT } from '@openmates/contract';
-import { type BraveFixture, type OpenAIFixture, startBraveFixture, startOpenAIFixture } from '@openmates/fixtures';
+import {
+  type BraveFixture,
+  type OpenAIFixture,
+  SEARXNG_CANARY_PASSWORD,
+  startBraveFixture,
+  startOpenAIFixture,
+  startSearxngFixture,
+} from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFlags } from '../src/commands/search.ts';
 import { SEARCH_FLAGS } from '../src/search/search-flags.ts';
@@ -177,6 +184,27 @@ describe('openmates doctor', () => {
     const report = JSON.parse(live.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
     expect(report.checks.filter((c) => c.name.startsWith('openai level')).every((c) => c.ok)).toBe(true);
     expect(live.code).toBe(0);
+  });
+});
+
+describe('openmates doctor with SearXNG', () => {
+  it('checks the instance via /config without a search, and says what to change when JSON is off', async () => {
+    const searxng = await startSearxngFixture();
+    try {
+      const sxEnv = baseEnv({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl });
+      const good = await runCli(['doctor', '--json'], sxEnv);
+      expect(good.code).toBe(0);
+      expect(good.stdout).toContain('SearXNG JSON output');
+      expect(searxng.requests.some((r) => r.query.q !== undefined)).toBe(false);
+      searxng.setFormats(['html']);
+      const off = await runCli(['doctor'], sxEnv);
+      expect(off.code).toBe(4);
+      expect(off.stdout).toContain('✗ SearXNG JSON output');
+      expect(off.stdout).toContain('search.formats');
+      expect(good.stdout + good.stderr + off.stdout + off.stderr).not.toContain(SEARXNG_CANARY_PASSWORD);
+    } finally {
+      await searxng.close();
+    }
   });
 });
 

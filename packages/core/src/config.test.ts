@@ -62,9 +62,32 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const lines = (error as Error).message.split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toBe('OPENMATES_PROVIDER must be one of local, brave, openai');
+    expect(lines[0]).toBe('OPENMATES_PROVIDER must be one of local, brave, openai, searxng');
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);
     expect(lines.join('\n')).not.toContain('secret-host');
+  });
+
+  it('splits SEARXNG_BASE_URL into the instance (sub-path kept) and its credentials, which are secrets', () => {
+    const config = loadConfig({
+      OPENMATES_PROVIDER: 'searxng',
+      SEARXNG_BASE_URL: 'https://me:p%40ss-w0rd-long@search.example/sx/',
+    });
+    expect(config.providerTimeoutMs).toBe(15_000);
+    expect(config.searxng).toEqual({
+      baseUrl: 'https://search.example/sx',
+      username: 'me',
+      password: 'p@ss-w0rd-long',
+    });
+    const secrets = configSecrets(config);
+    expect(secrets).toContain('p@ss-w0rd-long');
+    expect(secrets).toContain('me:p@ss-w0rd-long');
+    expect(secrets).toContain(Buffer.from('me:p@ss-w0rd-long').toString('base64'));
+  });
+
+  it('refuses a SEARXNG_BASE_URL that is not http(s) without echoing it', () => {
+    expect(() => loadConfig({ SEARXNG_BASE_URL: 'ftp://me:hunter2-secret@x' })).toThrow(
+      /^SEARXNG_BASE_URL must be an http\(s\) URL$/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   DEFAULT_OPENAI_TIMEOUT_MS,
   DEFAULT_PROVIDER,
   DEFAULT_PROVIDER_TIMEOUT_MS,
+  DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
   type ProviderId,
@@ -25,7 +26,12 @@ export interface EngineConfig {
   brave: { apiKey?: string; baseUrl: string };
   openai: { apiKey?: string; baseUrl: string; model: string };
   local: { indexPath?: string };
-  /** Per provider call, retries included (default 10000; 45000 for openai). */
+  /**
+   * `SEARXNG_BASE_URL` split into the instance's URL (sub-path kept, no credentials) and its
+   * basic-auth credentials, which are secrets.
+   */
+  searxng: { baseUrl?: string; username?: string; password?: string };
+  /** Per provider call, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /** Response cache lifetime; 0 turns the cache off (default 300). */
   cacheTtlS: number;
@@ -90,6 +96,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   OPENMATES_INDEX: z.preprocess(blankToUndefined, z.string().optional()),
+  SEARXNG_BASE_URL: httpUrl('SEARXNG_BASE_URL'),
   OPENMATES_PROVIDER_TIMEOUT_MS: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
   OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
   OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
@@ -122,9 +129,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.OPENMATES_OPENAI_SEARCH_MODEL ?? DEFAULT_OPENAI_MODEL,
     },
     local: {},
-    providerTimeoutMs:
-      e.OPENMATES_PROVIDER_TIMEOUT_MS ??
-      (provider === 'openai' ? DEFAULT_OPENAI_TIMEOUT_MS : DEFAULT_PROVIDER_TIMEOUT_MS),
+    searxng: e.SEARXNG_BASE_URL === undefined ? {} : splitCredentials(e.SEARXNG_BASE_URL),
+    providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS[provider],
     cacheTtlS: e.OPENMATES_CACHE_TTL_S ?? DEFAULT_CACHE_TTL_S,
     maxSources: e.OPENMATES_MAX_SOURCES ?? DEFAULT_MAX_SOURCES,
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -136,7 +142,50 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 
+const DEFAULT_TIMEOUT_MS: Record<ProviderId, number> = {
+  local: DEFAULT_PROVIDER_TIMEOUT_MS,
+  brave: DEFAULT_PROVIDER_TIMEOUT_MS,
+  openai: DEFAULT_OPENAI_TIMEOUT_MS,
+  searxng: DEFAULT_SEARXNG_TIMEOUT_MS,
+};
+
+/** An instance URL without its `user:password@` part, and the credentials it carried (decoded). */
+function splitCredentials(raw: string): EngineConfig['searxng'] {
+  const url = new URL(raw);
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const out: EngineConfig['searxng'] = {};
+  if (url.username !== '') out.username = decode(url.username);
+  if (url.password !== '') out.password = decode(url.password);
+  url.username = '';
+  url.password = '';
+  out.baseUrl = url.href.replace(/\/+$/, '');
+  return out;
+}
+
+/** The `Authorization` value for basic-auth credentials (RFC 7617, UTF-8). */
+export function basicAuthorization(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}
+
 /** Every secret the configuration holds; redaction replaces each of them in anything outgoing. */
 export function configSecrets(config: EngineConfig): string[] {
-  return [config.brave.apiKey, config.openai.apiKey].filter((s): s is string => typeof s === 'string' && s !== '');
+  const { username, password } = config.searxng;
+  // A SearXNG password is a secret as typed, as `user:password` and inside the Authorization header.
+  const searxng =
+    password === undefined
+      ? []
+      : [
+          password,
+          `${username ?? ''}:${password}`,
+          basicAuthorization(username ?? '', password).slice('Basic '.length),
+        ];
+  return [config.brave.apiKey, config.openai.apiKey, ...searxng].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
 }

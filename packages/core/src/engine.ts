@@ -146,6 +146,7 @@ export function createEngine(options: EngineOptions): Engine {
     index: number,
     signal: AbortSignal,
     log: Logger,
+    budget: BudgetSession,
   ): Promise<
     { results: WebSearchResult[]; suggestions: unknown[] } | { error: { code: GroupErrorCode; message: string } }
   > {
@@ -158,12 +159,25 @@ export function createEngine(options: EngineOptions): Engine {
     const started = now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+    let calls = 1;
+    let pageTimer: ReturnType<typeof setTimeout> | undefined;
+    // A further page is a call of its own: debited from the budget, under its own per-call timeout
+    // (which fails that page only; the first call's timer stops, its call is over).
+    const nextCall = async () => {
+      if (controller.signal.aborted || !budget.debitCall()) return undefined;
+      calls += 1;
+      clearTimeout(timer);
+      clearTimeout(pageTimer);
+      const page = new AbortController();
+      pageTimer = setTimeout(() => page.abort(new CallTimeout()), config.providerTimeoutMs);
+      return AbortSignal.any([controller.signal, page.signal]);
+    };
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const answer = await provider.search(
         { ...item, fetchCount: fetchCountFor(item) },
-        { signal: controller.signal, now, sleep },
+        { signal: controller.signal, now, sleep, nextCall },
       );
       const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
         filterTabloids: item.filter_tabloids,
@@ -180,6 +194,7 @@ export function createEngine(options: EngineOptions): Engine {
           event: 'provider_call',
           group: index,
           cache: cache ? 'miss' : 'off',
+          calls,
           elapsed_ms: Math.round(now() - started),
           ...stats,
           results: value.results.length,
@@ -190,7 +205,7 @@ export function createEngine(options: EngineOptions): Engine {
     } catch (error) {
       const elapsed_ms = Math.round(now() - started);
       if (signal.aborted) throw signal.reason;
-      if (controller.signal.reason instanceof CallTimeout) {
+      if (controller.signal.reason instanceof CallTimeout || error instanceof CallTimeout) {
         log.warn({ event: 'provider_call', group: index, code: 'provider_timeout', elapsed_ms }, 'provider timed out');
         return { error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' } };
       }
@@ -206,6 +221,7 @@ export function createEngine(options: EngineOptions): Engine {
       throw error;
     } finally {
       clearTimeout(timer);
+      clearTimeout(pageTimer);
       signal.removeEventListener('abort', onAbort);
     }
   }
@@ -227,7 +243,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const signal = searchOptions.signal ?? new AbortController().signal;
     signal.throwIfAborted();
-    const budget = new BudgetSession({ maxCalls: MAX_BATCH_ITEMS, maxSources: config.maxSources });
+    const budget = new BudgetSession({
+      maxCalls: MAX_BATCH_ITEMS * (provider.maxCallsPerQuery ?? 1),
+      maxSources: config.maxSources,
+    });
     const groups: ResultGroup[] = items.map((item) => ({ id: item.id, results: [] }));
     const suggestions: { query: string; suggestions: unknown[] }[] = items.map((item) => ({
       query: item.query,
@@ -240,7 +259,7 @@ export function createEngine(options: EngineOptions): Engine {
           if (!budget.debitCall())
             group.error = { code: 'provider_error', message: 'The call budget of this request is spent.' };
           else {
-            const outcome = await call(item, index, signal, log);
+            const outcome = await call(item, index, signal, log, budget);
             // Admission runs synchronously when the call completes: completion order, never overbooked.
             if ('error' in outcome) group.error = outcome.error;
             else {
@@ -332,7 +351,11 @@ export function createEngine(options: EngineOptions): Engine {
         max_response_bytes: config.maxResponseBytes,
         max_sources: config.maxSources,
       },
-      options: { honoured: [...provider.honoured], unsupported: [...provider.unsupported] },
+      options: {
+        honoured: [...provider.honoured],
+        unsupported: [...provider.unsupported],
+        ...(provider.conditional ? { conditional: [...provider.conditional] } : {}),
+      },
       assertions: [...ASSERTION_IDS],
     };
     if (provider.maxQueryWords !== undefined) info.limits.max_query_words = provider.maxQueryWords;

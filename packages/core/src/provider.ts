@@ -50,6 +50,16 @@ export interface ProviderContext {
   now: () => number;
   /** Waits `ms` (or until `signal` aborts); injectable for tests of retry delays. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Asks for one more provider call for the same query (a further page): the engine debits the
+   * request's call budget and resolves to that call's own signal, aborted by its own per-call
+   * timeout or when the caller gives up (then `signal` aborts too). So every page counts as a call,
+   * and a page that times out can end paging while earlier pages are kept. Undefined when the
+   * budget is spent: the provider then stops and answers with what it has. The first call is
+   * debited before `search` runs and uses `signal`. Absent outside the engine (doctor, unit tests):
+   * use `signal` for every call.
+   */
+  nextCall?: () => Promise<AbortSignal | undefined>;
 }
 
 /**
@@ -99,6 +109,13 @@ export interface SearchProvider {
   readonly honoured: readonly RequestOption[];
   /** Option values refused at validation, with the rule, for skill info. */
   readonly unsupported: SkillInfo['options']['unsupported'];
+  /** Options honoured only in some cases (not in `honoured`), with when, for skill info. */
+  readonly conditional?: NonNullable<SkillInfo['options']['conditional']>;
+  /**
+   * Most provider calls one query may make (SearXNG: one per page); the request's call budget is
+   * this times the batch limit. Default 1.
+   */
+  readonly maxCallsPerQuery?: number;
   /** The `search_lang` codes it supports, when not every ISO 639-1 code. */
   readonly languages?: readonly string[];
   /** Most words per query, when the provider limits it. */

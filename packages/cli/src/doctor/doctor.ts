@@ -24,6 +24,7 @@ type Env = Record<string, string | undefined>;
 const KEY_VARIABLES: Record<Exclude<ProviderId, 'local'>, string> = {
   brave: 'BRAVE_SEARCH_API_KEY',
   openai: 'OPENAI_API_KEY',
+  searxng: 'SEARXNG_BASE_URL',
 };
 
 function isSet(env: Env, name: string): boolean {
@@ -62,6 +63,21 @@ function configurationChecks(config: EngineConfig, source: DoctorReport['source'
     });
     if (config.provider === 'openai')
       checks.push({ name: 'OPENMATES_OPENAI_SEARCH_MODEL', ok: true, detail: config.openai.model });
+  } else if (config.provider === 'searxng') {
+    const { baseUrl, password } = config.searxng;
+    checks.push({
+      name: 'SEARXNG_BASE_URL',
+      ok: baseUrl !== undefined,
+      detail:
+        baseUrl === undefined
+          ? 'not set'
+          : `queries go to ${host(baseUrl)}${password === undefined ? '' : ' (with basic-auth credentials, not shown)'}`,
+      ...(baseUrl === undefined
+        ? {
+            fix: 'Set SEARXNG_BASE_URL to your instance (e.g. http://127.0.0.1:8888 or https://user:password@host/searxng).',
+          }
+        : {}),
+    });
   } else {
     checks.push({
       name: 'OPENMATES_INDEX',

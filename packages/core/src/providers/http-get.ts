@@ -21,8 +21,8 @@ export interface HttpGetClient {
   get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer>;
   /**
    * Reads a body as UTF-8, refusing more than `maxBytes` (a declared Content-Length over it is
-   * refused before reading). Rejects with the signal's reason when it aborts, else with a
-   * `BodyFailure`.
+   * refused before reading; a gzip or deflate body is decoded and `maxBytes` bounds what it decodes
+   * to). Rejects with the signal's reason when it aborts, else with a `BodyFailure`.
    */
   readText(answer: HttpAnswer, maxBytes: number, signal: AbortSignal): Promise<string>;
   /** Drops a body without reading it (a small one is drained so its connection can be reused). */
@@ -85,12 +85,21 @@ export function createHttpGetClient(origin: URL): HttpGetClient {
         body.destroy();
         return Promise.reject<string>('too_large' satisfies BodyFailure);
       }
+      const encoding = answer.header('content-encoding')?.trim().toLowerCase();
+      // Only a provider that asks for compression gets it (SearXNG's limiter wants gzip offered).
+      const zlib =
+        encoding === 'gzip' || encoding === 'deflate'
+          ? (process.getBuiltinModule('node:zlib') as typeof import('node:zlib'))
+          : undefined;
+      const decoder = zlib && (encoding === 'gzip' ? zlib.createGunzip() : zlib.createInflate());
+      const source = decoder ? body.pipe(decoder) : body;
       return new Promise<string>((resolve, reject) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const fail = (why: BodyFailure) => {
           cleanup();
           body.destroy();
+          decoder?.destroy();
           reject(signal.aborted ? signal.reason : why);
         };
         const onData = (chunk: Buffer) => {
@@ -109,8 +118,9 @@ export function createHttpGetClient(origin: URL): HttpGetClient {
         const onClosed = () => fail('closed');
         const onAbort = () => fail('closed');
         function cleanup() {
-          body.off('data', onData);
-          body.off('end', onEnd);
+          source.off('data', onData);
+          source.off('end', onEnd);
+          source.off('error', onClosed);
           body.off('error', onClosed);
           body.off('aborted', onClosed);
           body.off('close', onClose);
@@ -122,9 +132,10 @@ export function createHttpGetClient(origin: URL): HttpGetClient {
         };
         if (signal.aborted) return fail('closed');
         signal.addEventListener('abort', onAbort, { once: true });
-        body.on('data', onData);
-        body.once('end', onEnd);
-        body.once('error', onClosed);
+        source.on('data', onData);
+        source.once('end', onEnd);
+        source.once('error', onClosed);
+        if (decoder) body.once('error', onClosed);
         body.once('aborted', onClosed);
         body.once('close', onClose);
       });

@@ -6,3 +6,4 @@ export * from './openai-probe.ts';
 export * from './openai-provider.ts';
 export * from './openai-request.ts';
 export * from './registry.ts';
+export * from './searxng-provider.ts';

@@ -3,6 +3,7 @@ import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts'
 import { createBraveProvider } from './brave-provider.ts';
 import { createLocalProvider, defaultIndexPath } from './local/index.ts';
 import { createOpenAIProvider } from './openai-provider.ts';
+import { createSearxngProvider } from './searxng-provider.ts';
 
 /**
  * The provider `OPENMATES_PROVIDER` selects, built from the configuration. A query only ever goes
@@ -25,6 +26,18 @@ export function createConfiguredProvider(config: EngineConfig): SearchProvider {
         baseUrl: config.openai.baseUrl,
         model: config.openai.model,
       });
+    case 'searxng': {
+      const { baseUrl, username, password } = config.searxng;
+      if (!baseUrl)
+        throw new ProviderNotConfiguredError(
+          'OPENMATES_PROVIDER=searxng needs SEARXNG_BASE_URL (your instance, e.g. http://127.0.0.1:8888).',
+        );
+      return createSearxngProvider({
+        baseUrl,
+        ...(username === undefined ? {} : { username }),
+        ...(password === undefined ? {} : { password }),
+      });
+    }
     case 'local':
       return createLocalProvider({ indexPath: defaultIndexPath(config.local.indexPath) });
   }

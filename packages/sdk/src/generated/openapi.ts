@@ -268,7 +268,7 @@ export interface components {
             fingerprint: string;
             provider: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai";
+                id: "local" | "brave" | "openai" | "searxng";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -296,6 +296,12 @@ export interface components {
                     option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
                     rule: string;
                 }[];
+                /** @description Options this provider honours only in some cases (not listed in `honoured`), and when. */
+                conditional?: {
+                    /** @enum {string} */
+                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
+                    rule: string;
+                }[];
             };
             /** @description The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code. */
             languages?: string[];
@@ -306,7 +312,7 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai";
+            provider: "local" | "brave" | "openai" | "searxng";
         };
     };
     responses: never;
@@ -586,7 +592,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "c85cf76783719b01bb6a607b810aab73bd5ac59392d6a4c88a20b55625384c1f";
+export const CONTRACT_FINGERPRINT = "0d34b42beec41d74e62c54e0c59debbc670635b0ea7e589a5daf6f61409e56f9";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
