@@ -14,6 +14,7 @@ import { CASES } from './cases/index.ts';
 import { createCliDriver } from './drivers/cli-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
+import { createPipDriver } from './drivers/pip-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
@@ -31,6 +32,7 @@ const drivers: SurfaceDriver[] = [
   createRestDriver(),
   createTrpcDriver(),
   createSdkDriver(),
+  createPipDriver(),
   createCliDriver(),
   createWebDriver(),
 ];
@@ -40,9 +42,14 @@ let openai: OpenAIFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai] = await Promise.all([startBraveFixture(), startOpenAIFixture()]);
+  [brave, openai] = await Promise.all([
+    startBraveFixture(),
+    startOpenAIFixture(),
+    Promise.all(drivers.map((d) => d.setup?.())),
+  ]);
   localIndex = buildLocalIndex();
-});
+  // A driver's setup may build and install a package (the pip wheel) when its sources changed.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
