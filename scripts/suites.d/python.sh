@@ -8,7 +8,7 @@ results=$(mkdir -p "$1" && cd "$1" && pwd)
 report="$results/python.json"
 rm -f "$report"
 cd "$(dirname "$0")/../../packages/sdk-python" || exit 1
-PYTHONPATH=src PYTHONDONTWRITEBYTECODE=1 python3 - "$report" <<'PY'
+PYTHONPATH=src PYTHONDONTWRITEBYTECODE=1 timeout 600 python3 - "$report" <<'PY'
 import json
 import sys
 import unittest

@@ -45,7 +45,8 @@ def main() -> None:
     print(json.dumps({"ready": ready}), flush=True)
     for line in sys.stdin:
         if line.strip():
-            print(json.dumps(run_case(json.loads(line)), ensure_ascii=False), flush=True)
+            # ASCII with \u escapes: any string, a lone surrogate included, survives the pipe.
+            print(json.dumps(run_case(json.loads(line))), flush=True)
 
 
 if __name__ == "__main__":
