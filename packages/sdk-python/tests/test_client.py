@@ -202,6 +202,22 @@ class SyncClientTest(SecretsMixin):
             finally:
                 gateway.close()
 
+    def test_other_statuses_raise_api_error_and_a_2xx_that_is_not_json_is_a_clear_error(self) -> None:
+        teapot = answering_server(418, b'{"error": "short and stout"}', ("Content-Type: application/json",))
+        page = answering_server(200, b"<html>a web page</html>", ("Content-Type: text/html",))
+        try:
+            with self.assertRaises(APIError) as caught:
+                OpenMates(base_url=teapot.url, _sleep=no_retry_sleep).apps.web.info()
+            self.assertIs(type(caught.exception), APIError)
+            self.assertEqual((caught.exception.status, caught.exception.code), (418, None))
+            self.assertEqual(str(caught.exception), "418: short and stout")
+            with self.assertRaises(OpenMatesError) as not_json:
+                OpenMates(base_url=page.url, _sleep=no_retry_sleep).apps.web.info()
+            self.assertIn("not JSON", str(not_json.exception))
+        finally:
+            teapot.close()
+            page.close()
+
     def test_a_429_is_retried_max_retries_times_honouring_retry_after(self) -> None:
         proxy = Proxy()
         recorder = Recorder()
