@@ -206,6 +206,18 @@ def answering_server(status: int, body: bytes, headers: Tuple[str, ...] = ()) ->
     return SocketServer(handle)
 
 
+def chunked_server(body: bytes) -> SocketServer:
+    """Answers 200 with `body` in chunked transfer coding, a few bytes per chunk, and a trailer."""
+
+    def handle(connection: socket.socket) -> None:
+        read_head(connection)
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(body[i : i + 7]), body[i : i + 7]) for i in range(0, len(body), 7))
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        connection.sendall(head + chunks + b"0\r\nX-Trailer: yes\r\n\r\n")
+
+    return SocketServer(handle)
+
+
 def dropping_server() -> SocketServer:
     """Accepts a connection and closes it without a word: a connection failure the SDK retries."""
 

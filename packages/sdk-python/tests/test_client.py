@@ -42,6 +42,7 @@ from .support import (
     Server,
     TlsFront,
     answering_server,
+    chunked_server,
     clean_env,
     closed_port,
     dropping_server,
@@ -401,6 +402,15 @@ class AsyncClientTest(SecretsMixin, unittest.IsolatedAsyncioTestCase):
                 await client.apps.web.info()
             self.assertTrue(await asyncio.to_thread(server.peer_closed.wait, WAIT), "the connection was left open")
             self.assertEqual(server.connections, 1)
+        finally:
+            server.close()
+
+    async def test_a_chunked_answer_is_read_whole_by_both_clients(self) -> None:
+        document = {"app": "web", "text": "ünïcode " * 20}
+        server = chunked_server(json.dumps(document).encode("utf-8"))
+        try:
+            self.assertEqual(dict(await AsyncOpenMates(base_url=server.url).apps.web.info()), document)
+            self.assertEqual(dict(await asyncio.to_thread(OpenMates(base_url=server.url).apps.web.info)), document)
         finally:
             server.close()
 
