@@ -3,6 +3,7 @@ retries counted in the server's log, the total deadline, refused and dropped con
 cancellation, proxies, TLS with `ssl_context`, and the key absent from every error and repr."""
 
 import asyncio
+import base64
 import json
 import os
 import platform
@@ -290,7 +291,8 @@ class SyncClientTest(SecretsMixin):
         proxy = Proxy()
         url = _servers["plain"].url
         try:
-            with mock.patch.dict(os.environ, {**clean_env(), "HTTP_PROXY": proxy.url}, clear=True):
+            with_credentials = proxy.url.replace("http://", "http://user:p%40ss@")
+            with mock.patch.dict(os.environ, {**clean_env(), "HTTP_PROXY": with_credentials}, clear=True):
                 proxied = OpenMates(base_url=url, api_key=KEY)
             with mock.patch.dict(os.environ, {**clean_env(), "HTTP_PROXY": proxy.url, "NO_PROXY": "127.0.0.1"}, clear=True):
                 direct = OpenMates(base_url=url)
@@ -302,6 +304,7 @@ class SyncClientTest(SecretsMixin):
         line, headers = proxy.requests[0]
         self.assertEqual(line, f"POST {url}{openmates.SEARCH_PATH} HTTP/1.1")
         self.assertEqual(headers["authorization"], f"Bearer {KEY}")
+        self.assertEqual(headers["proxy-authorization"], "Basic " + base64.b64encode(b"user:p@ss").decode())
         self.assertIn(f"openmates-python/{openmates.__version__}", headers["user-agent"])
         self.assertIn(platform.python_version(), headers["user-agent"])
 

@@ -4,6 +4,7 @@ answer into a result or an error, and when and how long to wait before another a
 The two transports (`_http_sync`, `_http_async`) only move bytes; every decision is made here once.
 """
 
+import base64
 import json
 import os
 import platform
@@ -127,8 +128,6 @@ def proxy_for(target: Endpoint) -> Optional[Proxy]:
         raise OpenMatesError(f"{name} must be an http:// proxy URL (such as http://proxy:3128).")
     authorization = None
     if parts.username is not None:
-        import base64
-
         user = urllib.parse.unquote(parts.username)
         password = urllib.parse.unquote(parts.password or "")
         authorization = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
