@@ -158,8 +158,11 @@ def read_head(connection: socket.socket) -> bytes:
 
 
 def wait_for_close(server: SocketServer, connection: socket.socket) -> None:
-    """Blocks until the client closes `connection`, then sets `server.peer_closed`."""
-    while connection.recv(65536):
+    """Blocks until the client closes `connection` (gracefully or with a reset), then sets `server.peer_closed`."""
+    try:
+        while connection.recv(65536):
+            pass
+    except OSError:
         pass
     server.peer_closed.set()
 
