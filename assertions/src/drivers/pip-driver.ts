@@ -99,12 +99,13 @@ export function createPipDriver(): SurfaceDriver {
         }
         if (error?.code === undefined || error.code === null)
           throw new Error(`pip SDK raised ${error?.class}: ${error?.message}`);
-        const body = ErrorResponseSchema.parse(error.body);
-        return {
-          outcome: outcomeOfError({ code: body.code, issues: error.issues as never }),
-          transcript,
-          document: error.body,
-        };
+        // The outcome is what the SDK's error exposes (`code`, `issues`); the body must still be an ErrorResponse.
+        ErrorResponseSchema.parse(error.body);
+        const exposed = ErrorResponseSchema.pick({ code: true, issues: true }).parse({
+          code: error.code,
+          issues: error.issues,
+        });
+        return { outcome: outcomeOfError(exposed), transcript, document: error.body };
       } finally {
         await server.close();
       }
