@@ -58,7 +58,12 @@ _servers: Dict[str, Server] = {}
 _tmp = tempfile.TemporaryDirectory(prefix="openmates-py-")
 
 
+# The tests decide about proxies and client settings themselves: none leak in from the environment.
+_environment = mock.patch.dict(os.environ, clean_env(), clear=True)
+
+
 def setUpModule() -> None:
+    _environment.start()
     not_a_directory = Path(_tmp.name) / "file"
     not_a_directory.write_text("not a directory")
     configs: Dict[str, Dict[str, str]] = {
@@ -77,6 +82,7 @@ def tearDownModule() -> None:
     for server in _servers.values():
         server.close()
     _tmp.cleanup()
+    _environment.stop()
 
 
 def untyped(value: object) -> Any:
