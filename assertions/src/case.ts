@@ -2,7 +2,7 @@ import type { AssertionId } from './catalogue.ts';
 import type { Outcome } from './outcome.ts';
 
 /** The surfaces of SPEC §5, plus `contract` (validation alone, no provider). */
-export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'cli', 'web', 'mcp', 'mcp-http'] as const;
+export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'pip', 'cli', 'web', 'mcp', 'mcp-http'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Surfaces that speak HTTP to a server, where transport rules (413, 415, broken JSON) exist. */
@@ -55,6 +55,8 @@ export interface SurfaceDriver {
   readonly surface: Surface;
   /** False when the surface cannot express the case (for example a raw HTTP body on the CLI). */
   supports(testCase: ParityCase): boolean;
+  /** Prepares what every case needs once (a build, an install), before the first case runs. */
+  setup?(): Promise<void>;
   run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult>;
   /** Releases servers or processes the driver started. */
   close?(): Promise<void>;

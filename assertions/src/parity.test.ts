@@ -18,6 +18,7 @@ import { createCliDriver } from './drivers/cli-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
+import { createPipDriver } from './drivers/pip-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
@@ -35,6 +36,7 @@ const drivers: SurfaceDriver[] = [
   createRestDriver(),
   createTrpcDriver(),
   createSdkDriver(),
+  createPipDriver(),
   createCliDriver(),
   createWebDriver(),
   createMcpDriver(),
@@ -47,9 +49,15 @@ let searxng: SearxngFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng] = await Promise.all([startBraveFixture(), startOpenAIFixture(), startSearxngFixture()]);
+  [brave, openai, searxng] = await Promise.all([
+    startBraveFixture(),
+    startOpenAIFixture(),
+    startSearxngFixture(),
+    Promise.all(drivers.map((d) => d.setup?.())),
+  ]);
   localIndex = buildLocalIndex();
-});
+  // A driver's setup may build and install a package (the pip wheel) when its sources changed.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));

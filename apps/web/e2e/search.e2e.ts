@@ -134,7 +134,7 @@ test.describe('with JavaScript', () => {
     expect(paths).toEqual(['requests']);
   });
 
-  test('copies the search as curl, CLI and SDK code, and the curl command reproduces it', async ({
+  test('copies the search as curl, CLI, TypeScript and Python code, and the curl command reproduces it', async ({
     page,
     context,
     request,
@@ -146,11 +146,14 @@ test.describe('with JavaScript', () => {
     const curl = (await page.locator('[data-snippet="curl"]').textContent()) ?? '';
     const cli = (await page.locator('[data-snippet="cli"]').textContent()) ?? '';
     const sdk = (await page.locator('[data-snippet="sdk"]').textContent()) ?? '';
+    const python = (await page.locator('[data-snippet="python"]').textContent()) ?? '';
     expect(cli).toBe(
       `openmates search --api-url ${openUrl()} --count 2 --country de --no-filter-tabloids 'node streams' 'it'\\''s quoted'`,
     );
     expect(sdk).toContain(`new OpenMates({ baseURL: "${openUrl()}" })`);
     expect(sdk).toContain('"filter_tabloids": false');
+    expect(python).toContain(`OpenMates(base_url="${openUrl()}")`);
+    expect(python).toContain('"filter_tabloids": False');
 
     await page.getByRole('button', { name: 'Copy' }).first().click();
     await expect(page.getByText('Copied the curl command.')).toBeVisible();

@@ -3,6 +3,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSnippets, shellQuote } from './snippets.ts';
 
+/** What Python makes of the `requests=` argument of a snippet, after checking the whole snippet parses. */
+function pythonRequests(snippet: string): unknown {
+  const program = [
+    'import ast, json, sys',
+    'tree = ast.parse(sys.stdin.read())',
+    'call = next(n for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg == "requests")',
+    'print(json.dumps(ast.literal_eval(call.value)))',
+  ].join('\n');
+  return JSON.parse(execFileSync('python3', ['-c', program], { input: snippet, encoding: 'utf8' }));
+}
+
 /** What bash makes of `printf '%s\0' WORDS`, split back into words. */
 function bashWords(line: string): string[] {
   const out = execFileSync('bash', ['-c', `printf '%s\\0' ${line}`], { encoding: 'utf8' });
@@ -67,5 +78,21 @@ describe('buildSnippets', () => {
     const { sdk } = buildSnippets(origin, { requests: [{ query: 'q' }] }, true);
     expect(sdk).toContain(`new OpenMates({ baseURL: "${origin}", apiKey: process.env.OPENMATES_API_KEY })`);
     expect(sdk).toContain('"query": "q"');
+  });
+
+  it('writes Python code whose requests are exactly the request, and never a key', () => {
+    const request = {
+      requests: [
+        { id: 'a', query: `it's "quoted" \\ ünïcode ${'\u{1F600}'}`, count: 3, filter_tabloids: false },
+        { query: 'b', safesearch: 'off' },
+      ],
+    };
+    const keyed = buildSnippets(origin, request, true).python;
+    expect(pythonRequests(keyed)).toEqual(request.requests);
+    expect(keyed).toContain(`OpenMates(base_url="${origin}", api_key=os.environ["OPENMATES_API_KEY"])`);
+    expect(keyed).toMatch(/^import os\n/);
+    const open = buildSnippets(origin, request, false).python;
+    expect(open).toContain(`OpenMates(base_url="${origin}")`);
+    expect(open).not.toContain('os.environ');
   });
 });

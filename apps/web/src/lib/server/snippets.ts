@@ -5,7 +5,10 @@ import type { WebSearchRequest } from '@openmates/sdk';
 export interface Snippets {
   curl: string;
   cli: string;
+  /** TypeScript with `@openmates/sdk`. */
   sdk: string;
+  /** Python with the pip SDK `openmates`. */
+  python: string;
 }
 
 const SAFE_WORD = /^[A-Za-z0-9_./:,=+@%-]+$/;
@@ -37,7 +40,36 @@ export function buildSnippets(origin: string, request: WebSearchRequest, needsKe
     'console.log(response.results);',
   ].join('\n');
 
-  return { curl, cli: cliLine(origin, request), sdk };
+  const python = [
+    ...(needsKey ? ['import os', ''] : []),
+    'from openmates import OpenMates',
+    '',
+    `client = OpenMates(base_url=${JSON.stringify(origin)}${needsKey ? ', api_key=os.environ["OPENMATES_API_KEY"]' : ''})`,
+    `response = client.apps.web.search(requests=${pythonLiteral(request.requests, '')})`,
+    'print(response["results"])',
+  ].join('\n');
+
+  return { curl, cli: cliLine(origin, request), sdk, python };
+}
+
+/**
+ * A JSON value as a Python literal, indented like `JSON.stringify(value, null, 4)`. JSON's string
+ * escapes are all valid in Python string literals; only `true`, `false` and `null` are spelled
+ * differently.
+ */
+export function pythonLiteral(value: unknown, indent: string): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
+  const inner = `${indent}    `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner)},`).join('\n')}\n${indent}}`;
 }
 
 /**
