@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // The `openmates` binary. Node's compile cache goes on before anything else loads, and
 // `openmates search` takes a fast path that never loads oclif (see README, "Cold start").
-import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
 
-// Written for any Node that can parse ES modules: on a Node older than `engines`, every command
-// stops here with one line instead of failing deep inside (node:sqlite, for one, is missing).
-const floor = /^>=\s*(\d+)(?:\.(\d+))?/.exec(
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node,
-);
+// Written for any Node that can parse ES modules: on a Node older than `engines` in package.json,
+// every command stops here with one line instead of failing deep inside (node:sqlite, for one, is
+// missing). The floor is written out rather than read, which would cost every start; a test holds
+// it equal to `engines`.
+const FLOOR = [22, 13];
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < Number(floor[1]) || (major === Number(floor[1]) && minor < Number(floor[2] ?? 0))) {
+if (major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])) {
+  const { existsSync } = await import('node:fs');
   const checkout = existsSync(new URL('../../../scripts/bootstrap.sh', import.meta.url));
   process.stderr.write(
-    `openmates: needs Node.js ${floor[1]}.${floor[2] ?? 0} or later (this is ${process.version}); ${
+    `openmates: needs Node.js ${FLOOR.join('.')} or later (this is ${process.version}); ${
       checkout ? 'in this checkout, run `. scripts/bootstrap.sh` first.' : 'install a current Node.js LTS.'
     }\n`,
   );

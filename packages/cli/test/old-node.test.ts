@@ -58,8 +58,10 @@ function run(command: string, args: readonly string[], env: Record<string, strin
 }
 
 describe('openmates on a Node older than its engines floor', () => {
-  it('declares the floor in the one form bin/run.js reads', () => {
+  it('checks the floor that package.json declares in `engines`', () => {
     expect(ENGINES).toMatch(/^>=\d+\.\d+$/);
+    const floor = /const FLOOR = \[(\d+), (\d+)\];/.exec(readFileSync(BIN, 'utf8'));
+    expect(floor?.slice(1)).toEqual(FLOOR?.slice(1));
   });
 
   const node = oldNode();
