@@ -31,8 +31,9 @@ export function readCatalogue(): CatalogueEntry[] {
  * The character classes of RFC 5892's CONTEXTJ rules that JavaScript has no property for
  * (Canonical_Combining_Class=Virama and Joining_Type), taken from tr46, which derives them from
  * Unicode's DerivedCombiningClass and DerivedJoiningType: its ZWNJ rule is
- * `[L|D][T]*\u200C[T]*[R|D]`, of which only the two letter classes are kept (T is every Mn and Me
- * mark once format characters are gone, which `\p{Mn}\p{Me}` says without a table).
+ * `[L|D][T]*\u200C[T]*[R|D]`, of which only the two letter classes are kept. Transparent (T) is
+ * taken as `\p{Mn}\p{Me}`, ArabicShaping's default for marks, without a table: cleaning has removed
+ * the format characters it also counts, and the few other characters it lists as T are left out.
  */
 function joinerClasses(): { virama: string; joinsForward: string; joinsBackward: string; version: string } {
   const require = createRequire(import.meta.url);
