@@ -14,7 +14,8 @@ const WHITESPACE = /[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+/gu;
  * U+200C, ZWJ U+200D) are format characters too, but words and emoji need them: see `strayJoiner`.
  */
 const INVISIBLE_SOURCE = '\\p{Cc}\\p{Cf}\\u115F\\u1160\\u3164\\uFFA0\\u{E0000}-\\u{E007F}';
-const INVISIBLE = new RegExp(`[[${INVISIBLE_SOURCE}]--[\\u200C\\u200D]]`, 'gv');
+// The `u` flag with a lookahead rather than the `v` flag's class subtraction: older browsers load this too.
+const INVISIBLE = new RegExp(`(?![\\u200C\\u200D])[${INVISIBLE_SOURCE}]`, 'gu');
 
 /**
  * A joiner that neither of its uses needs, so it is removed like any other format character (SPEC
