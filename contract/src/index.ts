@@ -1,6 +1,7 @@
 export * from './countries.ts';
 export * from './errors.ts';
 export * from './fingerprint.ts';
+export * from './issue-messages.ts';
 export * from './languages.ts';
 export * from './limits.ts';
 export * from './normalize.ts';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from './countries.ts';
+import { isIssueMessage, issueMessage } from './issue-messages.ts';
 import { assignIds, formatPath, type NormalizedRequest, normalizeRequest } from './normalize.ts';
 import type { RequestId } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
@@ -145,7 +146,8 @@ describe('query', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (raw) => {
         const cleaned = cleanText(raw);
-        expect(hasInvisible(cleaned)).toBe(false);
+        // Joiners may stay where they join (SPEC §8.6; see text.test.ts); nothing else invisible does.
+        expect(hasInvisible(cleaned.replace(/[\u200C\u200D]/g, ''))).toBe(false);
         expect(cleaned).toBe(cleaned.trim());
         expect(cleaned).not.toMatch(/\s{2}/u);
         expect(cleanText(cleaned)).toBe(cleaned);
@@ -251,5 +253,80 @@ it('normalizes a full item', () => {
         filter_tabloids: false,
       },
     ],
+  });
+});
+
+describe('issue messages', () => {
+  it('name the bound, in the contract’s wording, where a library would have its own', () => {
+    expect(issues(JSON.parse('{"requests":[{"query":"q","id":12345678901234567890}]}'))).toEqual([
+      {
+        path: 'requests[0].id',
+        message: 'id must be a string of 1 to 64 characters or an integer from 0 to 9007199254740991',
+      },
+    ]);
+    expect(issues(JSON.parse('{"requests":[{"query":"q","count":1e309}]}'))).toEqual([
+      { path: 'requests[0].count', message: 'count must be an integer from 1 to 20' },
+    ]);
+  });
+
+  it('say "required" only for a missing field, and what was expected for a wrong one', () => {
+    expect(issues({ requests: [{}] })[0]?.message).toBe('query is required');
+    expect(issues(one({ query: 5 }))[0]?.message).toBe('query must be a string');
+    expect(issues({ requests: 'x' })[0]?.message).toBe('requests must be an array of 1 to 5 items');
+    expect(issues({ requests: [7] })[0]).toEqual({
+      path: 'requests[0]',
+      message: 'each item of requests must be an object with a "query" string',
+    });
+    expect(issues(one({ filter_tabloids: 'yes' }))[0]?.message).toBe('filter_tabloids must be true or false');
+    expect(issues(one({ country: 1 }))[0]?.message).toBe('country must be a string');
+  });
+
+  it('come from the contract’s templates, for every field and every kind of wrong value', () => {
+    const wrong = [
+      null,
+      true,
+      -1,
+      0,
+      1.5,
+      21,
+      2 ** 53,
+      Number.POSITIVE_INFINITY,
+      '',
+      ' ',
+      'x'.repeat(401),
+      'zz',
+      [],
+      {},
+    ];
+    const fields = ['id', 'query', 'count', 'country', 'search_lang', 'safesearch', 'filter_tabloids', 'bogus'];
+    const bodies: unknown[] = [
+      null,
+      1,
+      'x',
+      [],
+      {},
+      { requests: null },
+      { requests: [] },
+      { requests: [1, 'x', null] },
+    ];
+    for (const field of fields) for (const value of wrong) bodies.push(one({ [field]: value }));
+    bodies.push({
+      requests: [
+        { id: 1, query: 'a' },
+        { id: '1', query: 'b' },
+      ],
+    });
+    for (const body of bodies) {
+      const result = normalizeRequest(body);
+      if (result.ok) continue;
+      for (const issue of result.issues) expect(isIssueMessage(issue.message), issue.message).toBe(true);
+    }
+  });
+
+  it('are told apart from foreign wording by the template list', () => {
+    expect(isIssueMessage('count must be an integer from 1 to 20')).toBe(true);
+    expect(isIssueMessage('Too big: expected int to be <=9007199254740991')).toBe(false);
+    expect(isIssueMessage('Invalid input: expected string, received number')).toBe(false);
+    expect(issueMessage('required', { field: 'query' })).toBe('query is required');
   });
 });

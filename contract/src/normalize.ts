@@ -7,6 +7,7 @@ import {
   SAFESEARCH_LEVELS,
   type Safesearch,
 } from './countries.ts';
+import { issueMessage } from './issue-messages.ts';
 import { DEFAULT_COUNT } from './limits.ts';
 import { type RequestId, type WebSearchRequest, WebSearchRequestSchema } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
@@ -40,31 +41,23 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-const ALLOWED_FIELDS: Record<string, string> = {
-  '': 'requests',
-  item: 'id, query, count, country, search_lang, safesearch, filter_tabloids',
-};
+const ITEM_FIELDS = 'id, query, count, country, search_lang, safesearch, filter_tabloids';
 
-/** Turns zod issues into the contract's `{ path, message }` list, one issue per unknown field. */
+/**
+ * Turns zod issues into the contract's `{ path, message }` list, one issue per unknown field. Every
+ * schema of the request carries its messages (see `issue-messages.ts`), so only zod's issue for
+ * unknown keys, which lists them all at once, is reworded here.
+ */
 export function toIssues(error: z.ZodError): Issue[] {
   const issues: Issue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = issue.path.length === 0 ? ALLOWED_FIELDS[''] : ALLOWED_FIELDS.item;
-      for (const key of issue.keys)
+      const allowed = issue.path.length === 0 ? 'requests' : ITEM_FIELDS;
+      for (const field of issue.keys)
         issues.push({
-          path: formatPath([...issue.path, key]),
-          message: `unknown field "${key}" (allowed: ${allowed})`,
+          path: formatPath([...issue.path, field]),
+          message: issueMessage('unknownField', { field, allowed }),
         });
-    } else if (issue.code === 'invalid_type' && issue.path.length === 0) {
-      issues.push({ path: '', message: 'the body must be a JSON object with a "requests" array' });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      issues.push({ path: formatPath(issue.path), message: `${String(issue.path.at(-1))} is required` });
-    } else if (issue.code === 'invalid_union' && issue.path.at(-1) === 'id') {
-      issues.push({
-        path: formatPath(issue.path),
-        message: 'id must be a string of 1 to 64 characters or a non-negative safe integer',
-      });
     } else {
       issues.push({ path: formatPath(issue.path), message: issue.message });
     }

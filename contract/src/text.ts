@@ -2,31 +2,60 @@
  * Text rules shared by queries (cleaned on the way in) and provider text (sanitized on the way
  * out). Lengths are in Unicode code points.
  */
+import { JOINS_BACKWARD, JOINS_FORWARD, VIRAMA } from './generated/joiners.ts';
 
 /** Whitespace, including line breaks, no-break spaces and every other space separator. */
 const WHITESPACE = /[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+/gu;
 /**
- * Invisible and format characters: C0/C1 controls, format characters (zero-width space and
- * joiners, bidi embeddings, overrides and isolates, word joiner, BOM, soft hyphen, Unicode tag
- * characters), the Hangul fillers that render as nothing, and the whole Tags block: its
- * unassigned code points (U+E0000, U+E0002–E001F) are not Cf yet render as nothing all the same.
+ * Invisible and format characters: C0/C1 controls, format characters (zero-width space, bidi
+ * embeddings, overrides and isolates, word joiner, BOM, soft hyphen, Unicode tag characters), the
+ * Hangul fillers that render as nothing, and the whole Tags block: its unassigned code points
+ * (U+E0000, U+E0002–E001F) are not Cf yet render as nothing all the same. The two joiners (ZWNJ
+ * U+200C, ZWJ U+200D) are format characters too, but words and emoji need them: see `strayJoiner`.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0\u{E0000}-\u{E007F}]/gu;
+const INVISIBLE_SOURCE = '\\p{Cc}\\p{Cf}\\u115F\\u1160\\u3164\\uFFA0\\u{E0000}-\\u{E007F}';
+// The `u` flag with a lookahead rather than the `v` flag's class subtraction: older browsers load this too.
+const INVISIBLE = new RegExp(`(?![\\u200C\\u200D])[${INVISIBLE_SOURCE}]`, 'gu');
+
+/**
+ * A joiner that neither of its uses needs, so it is removed like any other format character (SPEC
+ * §8.6). Kept: ZWJ inside an emoji ZWJ sequence (UTS #51: a pictograph, with its presentation
+ * selector or skin-tone modifier, joined to the next pictograph, e.g. 👩‍💻); ZWJ or ZWNJ right after
+ * a virama (RFC 5892 CONTEXTJ, e.g. Devanagari half forms); ZWNJ between a letter that joins forward
+ * and one that joins backward, marks allowed between (CONTEXTJ, e.g. Persian می‌خواهم). The letter
+ * and virama classes are generated from Unicode's data (`generated/joiners.ts`).
+ */
+const strayJoiner = () =>
+  new RegExp(
+    `(?!(?<=${VIRAMA})[\\u200C\\u200D]` +
+      '|(?<=\\p{Extended_Pictographic}[\\uFE0F\\p{Emoji_Modifier}]?)\\u200D(?=\\p{Extended_Pictographic})' +
+      `|(?<=${JOINS_FORWARD}[\\p{Mn}\\p{Me}]*)\\u200C(?=[\\p{Mn}\\p{Me}]*${JOINS_BACKWARD}))[\\u200C\\u200D]`,
+    'gu',
+  );
+// Built on the first joiner: most text has none, and the classes are long.
+let STRAY_JOINER: RegExp | undefined;
 
 // Without the `g` flag `test` keeps no state between calls, so one instance serves every call.
-const HAS_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
+const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_SOURCE}]`, 'u');
 
-/** True when `text` holds a character that `cleanText` would remove. */
+/** True when `text` holds an invisible or format character, a joiner included (a URL keeps none). */
 export function hasInvisible(text: string): boolean {
   return HAS_INVISIBLE.test(text);
 }
 
 /**
- * Removes invisible and format characters, turns every run of whitespace into one space and trims.
- * Whitespace becomes a space before invisible characters are removed, so `a\nb` reads `a b`.
+ * Removes invisible and format characters (joiners where they join nothing, see `strayJoiner`),
+ * turns every run of whitespace into one space and trims. Whitespace becomes a space before
+ * invisible characters are removed, so `a\nb` reads `a b`; joiners are judged once the other
+ * invisible characters are gone, so cleaning twice changes nothing.
  */
 export function cleanText(text: string): string {
-  return text.replace(WHITESPACE, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
+  let out = text.replace(WHITESPACE, ' ').replace(INVISIBLE, '');
+  if (out.includes('\u200C') || out.includes('\u200D')) {
+    STRAY_JOINER ??= strayJoiner();
+    out = out.replace(STRAY_JOINER, '');
+  }
+  return out.replace(/ {2,}/g, ' ').trim();
 }
 
 /** Length in Unicode code points (an emoji outside the BMP counts once). */

@@ -47,6 +47,13 @@ export const validatedCases: ParityCase[] = [
     expect: invalid(['requests[0].count', 'requests[1].count', 'requests[2].count']),
   },
   {
+    name: 'id-past-safe-integer',
+    assertion,
+    description: 'A numeric id past 2^53 − 1 is refused with the contract’s message, not a library default.',
+    request: { requests: [{ id: 2 ** 64, query: 'rust' }] },
+    expect: invalid(['requests[0].id']),
+  },
+  {
     name: 'unknown-field',
     assertion,
     description: 'An unknown field such as max_results is named, not ignored.',

@@ -3,6 +3,23 @@
 // `openmates search` takes a fast path that never loads oclif (see README, "Cold start").
 import module from 'node:module';
 
+// Written for any Node that can parse ES modules: on a Node older than `engines` in package.json,
+// every command stops here with one line instead of failing deep inside (node:sqlite, for one, is
+// missing). The floor is written out rather than read, which would cost every start; a test holds
+// it equal to `engines`.
+const FLOOR = [22, 13];
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])) {
+  const { existsSync } = await import('node:fs');
+  const checkout = existsSync(new URL('../../../scripts/bootstrap.sh', import.meta.url));
+  process.stderr.write(
+    `openmates: needs Node.js ${FLOOR.join('.')} or later (this is ${process.version}); ${
+      checkout ? 'in this checkout, run `. scripts/bootstrap.sh` first.' : 'install a current Node.js LTS.'
+    }\n`,
+  );
+  process.exit(1);
+}
+
 module.enableCompileCache?.();
 
 const argv = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { MAX_NOTE_LENGTH } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { buildResults } from './build-results.ts';
+import { buildResults, mergeSuggestions } from './build-results.ts';
 import { createRedactor } from './hygiene/index.ts';
 
 const SECRET = 'fixture-secret-value-0123456789';
@@ -28,5 +28,17 @@ describe('buildResults notes', () => {
     expect([...(a?.note ?? '')].length).toBeLessThanOrEqual(MAX_NOTE_LENGTH);
     expect(b && 'note' in b).toBe(false);
     expect(c && 'note' in c).toBe(false);
+  });
+});
+
+describe('mergeSuggestions joiners (SPEC §8.6)', () => {
+  it('keeps joiners where they join and removes them elsewhere, as for queries', () => {
+    const suggestions = ['👩\u200D💻 jobs', 'می\u200Cخواهم', 'fo\u200Do', 'ब\u200Dk'];
+    expect(mergeSuggestions([{ query: 'x', suggestions }], (text) => text)).toEqual([
+      '👩\u200D💻 jobs',
+      'می\u200Cخواهم',
+      'foo',
+      'बk',
+    ]);
   });
 });

@@ -94,6 +94,12 @@ describe('result groups', () => {
     expect(response.results.map((g) => g.results.length)).toEqual([20, 1]);
   });
 
+  it('sends the provider the query with joiners kept where they join and removed elsewhere (SPEC §8.6)', async () => {
+    const { engine } = braveEngine();
+    await engine.search({ requests: [{ query: 'la\u200Dtin 👩\u200D💻 می\u200Cخواهم क्\u200Dष\u200B' }] });
+    expect(brave.requests[0]?.query.q).toBe('latin 👩\u200D💻 می\u200Cخواهم क्\u200Dष');
+  });
+
   it('reports zero hits as a finished empty group, whether web is empty or absent', async () => {
     const { engine } = braveEngine();
     const response = await engine.search({ requests: [{ query: 'empty x' }, { query: 'noweb y' }] });

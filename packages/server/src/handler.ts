@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_HOST, type Health, PATHS } from '@openmates/contract';
+import { DEFAULT_HOST, type Health, issueMessage, PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { type Engine, EngineError, errorResponse } from '@openmates/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -76,7 +76,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         throw new EngineError('method_not_allowed', 'tRPC procedures here are mutations: use POST.');
       if (new URL(request.url).searchParams.has('batch'))
         throw new EngineError('invalid_request', 'tRPC batching is off: send one call per request.', {
-          issues: [{ path: '', message: 'batched calls are not accepted; send one call per request' }],
+          issues: [{ path: '', message: issueMessage('batchedCalls') }],
         });
       await core.admit(request.headers.get('authorization'), info?.remoteAddress);
       body = await readJsonBody(request, info?.lengthEnforced === true);

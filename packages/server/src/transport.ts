@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '@openmates/contract';
+import { issueMessage, MAX_BODY_BYTES } from '@openmates/contract';
 import { EngineError } from '@openmates/core';
 
 /**
@@ -55,7 +55,7 @@ export function parseJson(bytes: Uint8Array): unknown {
     return JSON.parse(text);
   } catch {
     throw new EngineError('invalid_request', 'Invalid request: the body is not valid JSON.', {
-      issues: [{ path: '', message: 'the body is not valid JSON' }],
+      issues: [{ path: '', message: issueMessage('bodyNotJson') }],
     });
   }
 }

@@ -1,6 +1,7 @@
 import {
   type ErrorCode,
   type ErrorResponse,
+  issueMessage,
   toIssues,
   WebSearchRequestSchema,
   WebSearchResponseSchema,
@@ -51,7 +52,7 @@ export function contractError(error: TRPCError): ErrorResponse {
     return errorResponse('invalid_request', { message: describeIssues(issues), issues });
   }
   if (error.code === 'PARSE_ERROR')
-    return errorResponse('invalid_request', { issues: [{ path: '', message: 'the body is not valid JSON' }] });
+    return errorResponse('invalid_request', { issues: [{ path: '', message: issueMessage('bodyNotJson') }] });
   // tRPC's own messages (paths, procedure types) stay out: the table's message is enough.
   return errorResponse(CONTRACT_CODES.get(error.code) ?? 'internal_error');
 }

@@ -107,8 +107,10 @@ describe('htmlToText on a hostile corpus', () => {
     expect(htmlToText(`abcd${keycap}xyz`, 8)).toBe(`abcd${keycap}…`);
   });
 
-  it('removes zero-width joiners, so emoji ZWJ sequences fall apart into their emoji', () => {
-    // The contract's cleanText removes every format character (Cf), U+200D included.
-    expect(htmlToText('👨\u200D👩\u200D👧', BIG)).toBe('👨👩👧');
+  it('keeps joiners where they join (emoji ZWJ sequences, Indic and Persian words) and removes them elsewhere', () => {
+    // SPEC §8.6: the contract's cleanText rule, the same for queries and provider text.
+    expect(htmlToText('<b>👨\u200D👩\u200D👧</b> family', BIG)).toBe('👨\u200D👩\u200D👧 family');
+    expect(htmlToText('<i>क्\u200Dष</i> and می\u200Cخواهم', BIG)).toBe('क्\u200Dष and می\u200Cخواهم');
+    expect(htmlToText('jo\u200Din\u200Cer &amp; 👨 \u200D👩', BIG)).toBe('joiner & 👨 👩');
   });
 });

@@ -29,4 +29,12 @@ describe('truncate', () => {
       expect(truncate('x😀y😀z😀w😀', max)).not.toMatch(/\p{Cs}/u);
     }
   });
+
+  it('leaves no joiner dangling before the ellipsis', () => {
+    // One emoji ZWJ sequence longer than the budget keeps its first code points, not its joiner.
+    expect(truncate('👨\u200D👩\u200D👧 family', 3)).toBe('👨…');
+    expect(truncate('👨\u200D👩\u200D👧 family', 4)).toBe('👨\u200D👩…');
+    // A Persian word cut right after its ZWNJ.
+    expect(truncate('کتاب\u200Cها خوب', 6)).toBe('کتاب…');
+  });
 });

@@ -6,6 +6,7 @@ export const ELLIPSIS = '\u2026';
 // Made on the first cut, not at import: building a segmenter loads ICU data (about 5 ms of a
 // cold CLI start), and most texts fit without one.
 let graphemes: Intl.Segmenter | undefined;
+const TRAILING_JOINERS = /[\u200C\u200D]+$/;
 
 /**
  * Bounds `text` to `maxCodePoints` code points, cutting only between graphemes (never inside a
@@ -33,7 +34,8 @@ export function truncate(text: string, maxCodePoints: number): string {
     kept += segment;
     used += size;
   }
-  return `${kept.trimEnd()}${ELLIPSIS}`;
+  // A joiner left at the cut joins nothing to the ellipsis, so it goes as cleaning would take it.
+  return `${kept.replace(TRAILING_JOINERS, '').trimEnd()}${ELLIPSIS}`;
 }
 
 /** Whether `text` has at most `max` code points, without counting past `max`. */

@@ -3,6 +3,7 @@ import {
   BRAVE_MAX_RETRIES,
   BRAVE_MAX_RETRY_AFTER_MS,
   type Issue,
+  issueMessage,
   type NormalizedRequestItem,
   REQUEST_OPTIONS,
 } from '@openmates/contract';
@@ -193,13 +194,17 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
       if (words > BRAVE_MAX_QUERY_WORDS) {
         issues.push({
           path: `requests[${index}].query`,
-          message: `Brave Search accepts at most ${BRAVE_MAX_QUERY_WORDS} words per query (this one has ${words})`,
+          message: issueMessage('providerQueryWords', { provider: 'Brave Search', max: BRAVE_MAX_QUERY_WORDS, words }),
         });
       }
       if (item.search_lang !== undefined && toBraveSearchLang(item.search_lang) === undefined) {
         issues.push({
           path: `requests[${index}].search_lang`,
-          message: `Brave Search does not support search_lang "${item.search_lang}" (supported: ${BRAVE_ISO_LANGUAGES.join(', ')})`,
+          message: issueMessage('providerLanguage', {
+            provider: 'Brave Search',
+            value: item.search_lang,
+            supported: BRAVE_ISO_LANGUAGES.join(', '),
+          }),
         });
       }
       return issues;

@@ -1,4 +1,4 @@
-import type { Issue, NormalizedRequestItem } from '@openmates/contract';
+import { type Issue, issueMessage, type NormalizedRequestItem } from '@openmates/contract';
 import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, SearchProvider } from '../provider.ts';
 import { answerFromReceipt } from './openai-candidates.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './openai-config.ts';
@@ -37,14 +37,20 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
       if (item.safesearch === 'strict')
         issues.push({
           path: `requests[${index}].safesearch`,
-          message:
-            'safesearch "strict" is not supported by the OpenAI web_search provider: its hosted search has no safe-search control',
+          message: issueMessage('providerOption', {
+            option: 'safesearch "strict"',
+            provider: 'OpenAI web_search',
+            reason: 'its hosted search has no safe-search control',
+          }),
         });
       if (item.search_lang !== undefined)
         issues.push({
           path: `requests[${index}].search_lang`,
-          message:
-            'search_lang is not supported by the OpenAI web_search provider: its hosted search has no language control',
+          message: issueMessage('providerOption', {
+            option: 'search_lang',
+            provider: 'OpenAI web_search',
+            reason: 'its hosted search has no language control',
+          }),
         });
       return issues;
     },
