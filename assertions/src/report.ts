@@ -12,6 +12,8 @@ export interface CaseRun {
   /** The normalized outcome, as JSON, for the parity comparison. */
   outcome: string;
   error?: string;
+  /** Where the surface's person view (web, CLI human output) differs from the core document's; a parity failure. */
+  viewDiff?: string;
 }
 
 export interface MatrixCell {
@@ -39,7 +41,8 @@ export function parityCells(runs: readonly CaseRun[]): Partial<Record<Surface, M
     const ordered = [...caseRuns].sort((a, b) => SURFACES.indexOf(a.surface) - SURFACES.indexOf(b.surface));
     const reference = ordered.find((r) => r.surface !== 'contract') ?? ordered[0];
     if (!reference || ordered.length < 2) continue;
-    for (const run of ordered) tally(cells, run.surface, run.outcome === reference.outcome);
+    for (const run of ordered)
+      tally(cells, run.surface, run.outcome === reference.outcome && run.viewDiff === undefined);
   }
   return cells;
 }

@@ -13,11 +13,15 @@ export function createCoreDriver(): SurfaceDriver {
       const engine = caseEngine(environment.env, logs);
       try {
         const response = await engine.search(testCase.request);
-        return { outcome: outcomeOfResponse(response), transcript: JSON.stringify(response) + logs.join('') };
+        return {
+          outcome: outcomeOfResponse(response),
+          transcript: JSON.stringify(response) + logs.join(''),
+          document: response,
+        };
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
         const body = { error: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
-        return { outcome: outcomeOfError(body), transcript: JSON.stringify(body) + logs.join('') };
+        return { outcome: outcomeOfError(body), transcript: JSON.stringify(body) + logs.join(''), document: body };
       } finally {
         await engine.close();
       }
