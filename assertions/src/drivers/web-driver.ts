@@ -108,7 +108,7 @@ interface ShownField {
 /**
  * Reads the person view from the page's visible text. Data attributes only locate the elements;
  * every value is the element's rendered text (`innerText`), and a field that carries text but is not
- * rendered visibly fails the read.
+ * rendered visibly (hidden, transparent, or clipped to a pixel) fails the read.
  */
 async function readView(page: Page): Promise<PersonView> {
   const { fields, hidden, isError } = await page.evaluate(() => {
@@ -119,7 +119,13 @@ async function readView(page: Page): Promise<PersonView> {
     const invisible: string[] = [];
     for (const el of area?.querySelectorAll<HTMLElement>('[data-field]') ?? []) {
       const name = el.dataset.field ?? '';
-      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
+      // Rendered, and bigger than the 1px box that hides text from sighted readers (visually-hidden).
+      const box = el.getBoundingClientRect();
+      if (
+        !el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) ||
+        box.width <= 1 ||
+        box.height <= 1
+      ) {
         if ((el.textContent ?? '') !== '') invisible.push(name);
         continue;
       }
@@ -203,7 +209,12 @@ async function readView(page: Page): Promise<PersonView> {
 }
 
 /** The web GUI in real Chromium, mounted on the API as `openmates serve` mounts it; one browser page for every case. */
-export function createWebDriver(): SurfaceDriver {
+export function createWebDriver(
+  options: {
+    /** Test-only: changes the rendered page before it is read (proves the reading is not vacuous). Default none. */
+    alter?: (page: Page) => Promise<void>;
+  } = {},
+): SurfaceDriver {
   let browser: Promise<Browser> | undefined;
   let context: Promise<BrowserContext> | undefined;
   let page: Promise<Page> | undefined;
@@ -220,6 +231,7 @@ export function createWebDriver(): SurfaceDriver {
       try {
         await fillForm(tab, server.url, items);
         await tab.locator('[data-page-error], [data-results]').first().waitFor({ state: 'visible', timeout: 30_000 });
+        await options.alter?.(tab);
         const outcome = await readOutcome(tab, items);
         const view = await readView(tab);
         const transcript = `${await tab.content()}\n${server.logs.join('')}`;
