@@ -32,6 +32,11 @@ export interface ParityCase {
   expect: Outcome | ((outcome: Outcome) => void);
   /** Strings that must appear nowhere in what the surface emitted (bodies, headers, output, logs). */
   forbidden?: readonly string[];
+  /**
+   * Why a person cannot give this request through the GUI's search form (a JSON type or field the
+   * form has no control for, a batch size it cannot submit); the web column skips exactly these.
+   */
+  formCannotExpress?: string;
 }
 
 /** What a driver hands back for one case. */
@@ -39,8 +44,10 @@ export interface DriverResult {
   outcome: Outcome;
   /** Everything the surface emitted that a user or operator could see: bodies, headers, output, logs. */
   transcript: string;
-  /** The whole WebSearchResponse or ErrorResponse as the surface's user got it (parsed JSON); set by surfaces that hand one back. */
+  /** The whole WebSearchResponse or ErrorResponse the surface handed back (parsed JSON), when it hands one back. */
   document?: unknown;
+  /** The person view (person-view.ts) read back from what a person sees: the GUI's text, the CLI's human output. */
+  view?: unknown;
 }
 
 /** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */

@@ -89,10 +89,25 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   };
 }
 
+// The core driver's document of each case: the reference for what the GUI and the CLI's human
+// output must show. A run filtered to those surfaces computes it on demand, after the surface's run.
+const coreDocuments = new Map<string, unknown>();
+const referenceCore = createCoreDriver();
+async function coreDocument(testCase: ParityCase): Promise<unknown> {
+  if (!coreDocuments.has(testCase.name))
+    coreDocuments.set(testCase.name, (await referenceCore.run(testCase, environmentFor(testCase))).document);
+  return coreDocuments.get(testCase.name);
+}
+
 for (const driver of drivers) {
   describe(`surface ${driver.surface}`, () => {
     for (const testCase of CASES.filter((c) => applies(c, driver)))
-      it(`${testCase.assertion} · ${testCase.name}`, () => runCase(testCase, driver, environmentFor(testCase), runs));
+      it(`${testCase.assertion} · ${testCase.name}`, async () => {
+        const result = await runCase(testCase, driver, environmentFor(testCase), runs, {
+          personReference: () => coreDocument(testCase),
+        });
+        if (driver.surface === 'core') coreDocuments.set(testCase.name, result.document);
+      });
   });
 }
 

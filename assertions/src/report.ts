@@ -15,6 +15,8 @@ export interface CaseRun {
   /** The whole document the surface handed back, normalized (see document.ts); absent for surfaces without one. */
   document?: unknown;
   error?: string;
+  /** Where the surface's person view (web, CLI human output) differs from the core document's; a parity failure. */
+  viewDiff?: string;
 }
 
 /** Why a surface disagreed with a case's reference surface: the first differing path and both values. */
@@ -22,8 +24,11 @@ export interface ParityDisagreement extends DocumentDifference {
   case: string;
   surface: Surface;
   reference: Surface;
-  /** `outcome`: the reduced outcome differs; `document`: the whole documents differ. */
-  compared: 'outcome' | 'document';
+  /**
+   * `outcome`: the reduced outcome differs; `document`: the whole documents differ; `view`: what a
+   * person sees (GUI text, CLI human output) differs from the person view of the reference document.
+   */
+  compared: 'outcome' | 'document' | 'view';
 }
 
 export interface MatrixCell {
@@ -90,6 +95,15 @@ function disagreementOf(
     };
     return { ...about, reference: reference.surface, compared: 'outcome', ...difference };
   }
+  if (run.viewDiff !== undefined)
+    return {
+      ...about,
+      reference: 'core',
+      compared: 'view',
+      path: '(person view)',
+      expected: undefined,
+      actual: run.viewDiff,
+    };
   if (run.document === undefined || documentReference === undefined) return undefined;
   const difference = firstDifference(documentReference.document, run.document);
   return difference && { ...about, reference: documentReference.surface, compared: 'document', ...difference };

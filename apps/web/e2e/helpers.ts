@@ -76,3 +76,9 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator('.snippets button, form[role="search"]').first()).toBeVisible();
   await page.waitForFunction(() => document.querySelector('#svelte-announcer') !== null);
 }
+
+/** Opens the options disclosure of query `n` (1-based), as a person clicks it. */
+export async function openOptions(page: Page, n: number): Promise<void> {
+  const summary = page.locator('[data-query-row] summary').nth(n - 1);
+  if ((await summary.locator('xpath=..').getAttribute('open')) === null) await summary.click();
+}

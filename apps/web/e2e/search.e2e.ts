@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   forbidDialogs,
   hydrated,
+  openOptions,
   openUrl,
   readGroups,
   recordCspViolations,
@@ -26,7 +27,10 @@ test.describe('with JavaScript', () => {
     await page.getByRole('button', { name: 'Add a query' }).click();
     await expect(page.getByLabel('Query 2', { exact: true })).toBeFocused();
     await page.getByLabel('Query 2', { exact: true }).fill('svelte runes');
-    await page.getByLabel('Results per query').fill('3');
+    for (const n of [1, 2]) {
+      await openOptions(page, n);
+      await page.getByLabel(`Results for query ${n}`).fill('3');
+    }
 
     // Hold the page's data request until the loading groups have been seen.
     let release: () => void = () => {};
@@ -45,7 +49,7 @@ test.describe('with JavaScript', () => {
     await expect(page.locator('[data-group-id]')).toHaveCount(2);
     await expect(page.locator('[data-loading]')).toHaveCount(0);
     expect(new URL(page.url()).searchParams.getAll('q')).toEqual(['rust ownership', 'svelte runes']);
-    expect(new URL(page.url()).searchParams.get('count')).toBe('3');
+    expect(new URL(page.url()).searchParams.getAll('count')).toEqual(['3', '3']);
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
     const groups = await readGroups(page);
@@ -121,7 +125,8 @@ test.describe('with JavaScript', () => {
     );
     await expect(page.locator('[data-group-id]')).toHaveCount(0);
     await expect(page.getByLabel('Query 2', { exact: true })).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('Results per query')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Results for query 1')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Language for query 2')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByLabel('Query 1', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
     await saveScreenshot(page, testInfo, 'invalid-request');
   });
@@ -208,10 +213,11 @@ test.describe('without JavaScript', () => {
   test('searches through the server load alone, and shares the search as a URL', async ({ page }, testInfo) => {
     await page.goto('/');
     await page.getByLabel('Query 1', { exact: true }).fill('hello world');
-    await page.getByLabel('Results per query').fill('4');
-    await page.getByLabel('Safe search').selectOption('strict');
+    await openOptions(page, 1);
+    await page.getByLabel('Results for query 1').fill('4');
+    await page.getByLabel('Safe search for query 1').selectOption('strict');
     await page.getByLabel('Query 1', { exact: true }).press('Enter');
-    await expect(page).toHaveURL(/\?q=hello\+world&count=4/);
+    await expect(page).toHaveURL(/\?q=hello\+world&id=&idtype=&count=4&/);
     const groups = await readGroups(page);
     expect(groups).toHaveLength(1);
     expect(groups[0]?.results.map((r) => r.title)).toEqual([1, 2, 3, 4].map((n) => `Result ${n} for hello world`));
@@ -220,7 +226,7 @@ test.describe('without JavaScript', () => {
     // The same URL, reloaded, gives the same page.
     await page.reload();
     expect(await readGroups(page)).toEqual(groups);
-    await expect(page.getByLabel('Safe search')).toHaveValue('strict');
+    await expect(page.getByLabel('Safe search for query 1')).toHaveValue('strict');
     await saveScreenshot(page, testInfo, 'search-without-javascript');
   });
 

@@ -10,6 +10,7 @@ export const validatedCases: ParityCase[] = [
     assertion,
     description: 'A batch with no items is refused.',
     request: { requests: [] },
+    formCannotExpress: 'batch size: the form always submits at least one query field.',
     expect: invalid(['requests']),
   },
   {
@@ -17,6 +18,7 @@ export const validatedCases: ParityCase[] = [
     assertion,
     description: 'A batch of six queries is refused: at most five.',
     request: { requests: ['a', 'b', 'c', 'd', 'e', 'f'].map((query) => ({ query })) },
+    formCannotExpress: 'batch size: the form offers at most five query fields.',
     expect: invalid(['requests']),
   },
   {
@@ -44,6 +46,7 @@ export const validatedCases: ParityCase[] = [
         { query: 'c', count: '5' },
       ],
     },
+    formCannotExpress: 'JSON type: the string "5" as count; the form sends digits in the count field as a number.',
     expect: invalid(['requests[0].count', 'requests[1].count', 'requests[2].count']),
   },
   {
@@ -58,6 +61,7 @@ export const validatedCases: ParityCase[] = [
     assertion,
     description: 'An unknown field such as max_results is named, not ignored.',
     request: { requests: [{ query: 'rust', max_results: 5 }] },
+    formCannotExpress: 'unknown field: the form has a control for each field of the contract and no other.',
     expect: invalid(['requests[0].max_results']),
   },
   {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ErrorResponseSchema, exitCode, searchExitCode, WebSearchResponseSchema } from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+import { cliHumanView } from './cli-human-view.ts';
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
 
@@ -32,7 +33,11 @@ function runCli(
   });
 }
 
-/** The CLI in process mode (the engine inside the child), reading the case's request from stdin. */
+/**
+ * The CLI in process mode (the engine inside the child), reading the case's request from stdin:
+ * once with `--json` (the document), once as a person runs it (the human output, read back into the
+ * person view; cli-human-view.ts names what it must show).
+ */
 export function createCliDriver(): SurfaceDriver {
   return {
     surface: 'cli',
@@ -43,7 +48,11 @@ export function createCliDriver(): SurfaceDriver {
         JSON.stringify(testCase.request),
         environment.env,
       );
-      const transcript = `exit ${code}\n${stdout}\n${stderr}`;
+      const human = await runCli(['search', '--input', '-'], JSON.stringify(testCase.request), {
+        ...environment.env,
+        COLUMNS: '100000',
+      });
+      const transcript = `exit ${code}\n${stdout}\n${stderr}\nexit ${human.code}\n${human.stdout}\n${human.stderr}`;
       let body: unknown;
       try {
         body = JSON.parse(stdout);
@@ -56,10 +65,13 @@ export function createCliDriver(): SurfaceDriver {
       // The exit code is part of the CLI's contract (SPEC §2): check it with the outcome.
       const expectedCode = response ? searchExitCode(response.results) : exitCode(error?.code ?? 'internal_error');
       if (code !== expectedCode) throw new Error(`cli exited ${code}, the contract says ${expectedCode}`);
+      if (human.code !== expectedCode)
+        throw new Error(`cli (human output) exited ${human.code}, the contract says ${expectedCode}`);
       return {
         outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
         transcript,
         document: body,
+        view: cliHumanView(human.stdout),
       };
     },
   };

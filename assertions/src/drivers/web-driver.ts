@@ -1,15 +1,22 @@
-import { COUNTRIES, type ErrorCode, ISO_639_1, type RequestId, SAFESEARCH_LEVELS } from '@openmates/contract';
+import type { ErrorCode, RequestId } from '@openmates/contract';
 import { CHROMIUM_LAUNCH } from '@openmates/fixtures';
 import { handler as guiHandler } from '@openmates/web/handler';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import type { Outcome, OutcomeGroup } from '../outcome.ts';
+import {
+  PERSON_BUDGET_KEYS,
+  type PersonBudget,
+  type PersonGroup,
+  type PersonResponseView,
+  type PersonResult,
+  type PersonView,
+} from '../person-view.ts';
 import { startCaseServer } from './case-engine.ts';
 
-const OPTION_FIELDS = ['count', 'country', 'search_lang', 'safesearch', 'filter_tabloids'] as const;
-
-interface GuiItem {
-  id?: string;
+/** One request item as the form's fields take it. */
+interface FormItem {
+  id?: string | number;
   query: string;
   count?: number;
   country?: string;
@@ -18,79 +25,44 @@ interface GuiItem {
   filter_tabloids?: boolean;
 }
 
-/**
- * The items of a case as a GUI user can give them: 1–5 queries, string ids (a shared link's `id`
- * parameters), and one set of options for every query, each of the type the form sends.
- */
-function guiItems(testCase: ParityCase): GuiItem[] | undefined {
-  const request = testCase.request as { requests?: unknown } | undefined;
-  if (testCase.http || !request || typeof request !== 'object' || Object.keys(request).join() !== 'requests')
-    return undefined;
-  const items = request.requests;
-  if (!Array.isArray(items) || items.length < 1 || items.length > 5) return undefined;
-  const allowed = new Set(['id', 'query', ...OPTION_FIELDS]);
-  for (const item of items as Record<string, unknown>[]) {
-    if (!item || typeof item !== 'object' || !Object.keys(item).every((k) => allowed.has(k))) return undefined;
-    if (typeof item.query !== 'string' || (item.id !== undefined && typeof item.id !== 'string')) return undefined;
-    if (item.count !== undefined && !Number.isInteger(item.count)) return undefined;
-    for (const k of ['country', 'search_lang', 'safesearch'] as const)
-      if (item[k] !== undefined && typeof item[k] !== 'string') return undefined;
-    if (item.filter_tabloids !== undefined && typeof item.filter_tabloids !== 'boolean') return undefined;
-  }
-  const options = (item: Record<string, unknown>) => JSON.stringify(OPTION_FIELDS.map((k) => item[k]));
-  const first = options(items[0] as Record<string, unknown>);
-  if (!(items as Record<string, unknown>[]).every((item) => options(item) === first)) return undefined;
-  return items as GuiItem[];
+/** The case's items; the web column only runs cases whose request a person can give (see `formCannotExpress`). */
+function formItems(testCase: ParityCase): FormItem[] {
+  const items = (testCase.request as { requests?: unknown } | undefined)?.requests;
+  if (!Array.isArray(items)) throw new Error(`${testCase.name}: no items for the form`);
+  return items as FormItem[];
 }
 
-/** True when the form's own controls can express the items (no ids, values its controls offer). */
-function fillable(items: GuiItem[]): boolean {
-  const [first] = items;
-  if (!first || items.some((i) => i.id !== undefined || i.query.trim() === '')) return false;
-  if (first.count !== undefined && (first.count < 1 || first.count > 20)) return false;
-  if (first.country !== undefined && !(COUNTRIES as readonly string[]).includes(first.country)) return false;
-  if (first.search_lang !== undefined && !(ISO_639_1 as readonly string[]).includes(first.search_lang)) return false;
-  if (first.safesearch !== undefined && !(SAFESEARCH_LEVELS as readonly string[]).includes(first.safesearch))
-    return false;
-  return first.filter_tabloids !== true;
-}
-
-/** The URL the search form submits for these items (what a shared link carries). */
-function searchUrl(origin: string, items: GuiItem[]): string {
-  const params = new URLSearchParams();
-  for (const item of items) params.append('q', item.query);
-  if (items.some((i) => i.id !== undefined)) for (const item of items) params.append('id', item.id ?? '');
-  const [first] = items;
-  if (first?.count !== undefined) params.set('count', String(first.count));
-  if (first?.country !== undefined) params.set('country', first.country);
-  if (first?.search_lang !== undefined) params.set('lang', first.search_lang);
-  if (first?.safesearch !== undefined) params.set('safesearch', first.safesearch);
-  if (first?.filter_tabloids !== undefined) params.set('tabloids', first.filter_tabloids ? 'on' : 'off');
-  return `${origin}/?${params}`;
-}
-
-/** Fills the form as a person would: the query fields (adding fields as needed), the options, Enter. */
-async function fillForm(page: Page, origin: string, items: GuiItem[]): Promise<void> {
+/** Fills the form as a person would: each query and its options disclosure, adding fields as needed, then Enter. */
+async function fillForm(page: Page, origin: string, items: FormItem[]): Promise<void> {
   await page.goto(`${origin}/`);
   await page.waitForFunction(() => document.querySelector('#svelte-announcer') !== null);
   for (const [i, item] of items.entries()) {
+    const n = i + 1;
     if (i > 0) await page.getByRole('button', { name: 'Add a query' }).click();
-    await page.getByLabel(`Query ${i + 1}`, { exact: true }).fill(item.query);
+    await page.getByLabel(`Query ${n}`, { exact: true }).fill(item.query);
+    const options = (['id', 'count', 'country', 'search_lang', 'safesearch', 'filter_tabloids'] as const).filter(
+      (k) => item[k] !== undefined,
+    );
+    if (options.length === 0) continue;
+    await page.locator('[data-query-row] summary').nth(i).click();
+    const field = (label: string) => page.getByLabel(`${label} for query ${n}`, { exact: true });
+    if (item.id !== undefined) {
+      await field('Id').fill(String(item.id));
+      if (typeof item.id === 'number') await field('Id type').selectOption('number');
+    }
+    if (item.count !== undefined) await field('Results').fill(String(item.count));
+    if (item.country !== undefined) await field('Country').selectOption(item.country);
+    if (item.search_lang !== undefined) await field('Language').fill(item.search_lang);
+    if (item.safesearch !== undefined) await field('Safe search').selectOption(item.safesearch);
+    if (item.filter_tabloids !== undefined)
+      await field('Tabloid sites').selectOption(item.filter_tabloids ? 'on' : 'off');
   }
-  const [first] = items;
-  if (first?.count !== undefined) await page.getByLabel('Results per query').fill(String(first.count));
-  if (first?.country !== undefined) await page.getByLabel('Country').selectOption(first.country);
-  if (first?.search_lang !== undefined) await page.getByLabel('Language').selectOption(first.search_lang);
-  if (first?.safesearch !== undefined) await page.getByLabel('Safe search').selectOption(first.safesearch);
-  if (first?.filter_tabloids === false) await page.getByLabel('Include tabloid sites').check();
   await page.getByLabel(`Query ${items.length}`, { exact: true }).press('Enter');
 }
 
-/** Reads the rendered answer back into an outcome: the page-level error, or the groups. */
-async function readOutcome(page: Page, items: GuiItem[]): Promise<Outcome> {
-  const done = page.locator('.page-error, [data-results]');
-  await done.first().waitFor({ state: 'visible', timeout: 30_000 });
-  const pageError = page.locator('.page-error');
+/** Reads the rendered answer back into the short outcome (data attributes locate the parts). */
+async function readOutcome(page: Page, items: FormItem[]): Promise<Outcome> {
+  const pageError = page.locator('[data-page-error]');
   if ((await pageError.count()) > 0) {
     const code = ((await pageError.getAttribute('data-error-code')) ?? 'internal_error') as ErrorCode;
     const paths = await pageError.getAttribute('data-issue-paths');
@@ -113,8 +85,8 @@ async function readOutcome(page: Page, items: GuiItem[]): Promise<Outcome> {
   );
   const outcome: Outcome = {
     groups: groups.map((g, i): OutcomeGroup => {
-      // The page shows ids as text: the caller's string ids, or the auto-assigned integers.
-      const id: RequestId = items[i]?.id !== undefined ? g.id : Number(g.id);
+      // The page shows ids as text: the caller's string ids stay strings; numbers and auto ids are numbers.
+      const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
       return { id, results: g.results, ...(g.errorCode ? { errorCode: g.errorCode } : {}) };
     }),
   };
@@ -122,26 +94,149 @@ async function readOutcome(page: Page, items: GuiItem[]): Promise<Outcome> {
   return outcome;
 }
 
-/** The web GUI in real Chromium, mounted on the API as `openmates serve` mounts it. */
-export function createWebDriver(): SurfaceDriver {
+/** One `[data-field]` element as the page shows it: its rendered text, and which part of the answer it is in. */
+interface ShownField {
+  name: string;
+  text: string;
+  /** -1 outside any group. */
+  group: number;
+  /** -1 outside any result. */
+  result: number;
+  issue: number;
+}
+
+/**
+ * Reads the person view from the page's visible text. Data attributes only locate the elements;
+ * every value is the element's rendered text (`innerText`), and a field that carries text but is not
+ * rendered visibly (hidden, transparent, or clipped to a pixel) fails the read.
+ */
+async function readView(page: Page): Promise<PersonView> {
+  const { fields, hidden, isError } = await page.evaluate(() => {
+    const area = document.querySelector('#results');
+    const groupsOf = [...document.querySelectorAll('[data-group-id]')];
+    const issuesOf = [...document.querySelectorAll('[data-issue]')];
+    const shown: ShownField[] = [];
+    const invisible: string[] = [];
+    for (const el of area?.querySelectorAll<HTMLElement>('[data-field]') ?? []) {
+      const name = el.dataset.field ?? '';
+      // Rendered, and bigger than the 1px box that hides text from sighted readers (visually-hidden).
+      const box = el.getBoundingClientRect();
+      if (
+        !el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) ||
+        box.width <= 1 ||
+        box.height <= 1
+      ) {
+        if ((el.textContent ?? '') !== '') invisible.push(name);
+        continue;
+      }
+      const group = el.closest('[data-group-id]');
+      const result = el.closest('[data-result]');
+      const issue = el.closest('[data-issue]');
+      shown.push({
+        name,
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point: what a person sees.
+        text: el.innerText,
+        group: group ? groupsOf.indexOf(group) : -1,
+        result: result && group ? [...group.querySelectorAll('[data-result]')].indexOf(result) : -1,
+        issue: issue ? issuesOf.indexOf(issue) : -1,
+      });
+    }
+    return { fields: shown, hidden: invisible, isError: document.querySelector('[data-page-error]') !== null };
+  });
+  if (hidden.length > 0) throw new Error(`fields with text that a person cannot see: ${hidden.join(', ')}`);
+  const at = (name: string, where: (f: ShownField) => boolean) => fields.filter((f) => f.name === name && where(f));
+  const one = (name: string, where: (f: ShownField) => boolean) => at(name, where)[0]?.text;
+  const top = (f: ShownField) => f.group < 0 && f.issue < 0;
+
+  if (isError) {
+    const issueCount = Math.max(-1, ...fields.map((f) => f.issue)) + 1;
+    return {
+      kind: 'error',
+      code: one('code', top) ?? '',
+      message: one('message', top) ?? '',
+      issues: Array.from({ length: issueCount }, (_, i) => {
+        const path = one('path', (f) => f.issue === i) ?? '';
+        return { path: path === '(request)' ? '' : path, message: one('message', (f) => f.issue === i) ?? '' };
+      }),
+    };
+  }
+
+  const groupCount = await page.locator('[data-group-id]').count();
+  const view: PersonResponseView = {
+    kind: 'response',
+    provider: one('provider', top) ?? '',
+    suggestions: at('suggestion', top).map((f) => f.text),
+    groups: Array.from({ length: groupCount }, (_, g): PersonGroup => {
+      const inGroup = (f: ShownField) => f.group === g && f.result < 0;
+      const resultCount = Math.max(-1, ...fields.filter((f) => f.group === g).map((f) => f.result)) + 1;
+      const code = one('code', inGroup);
+      const message = one('message', inGroup);
+      const sourcesCut = one('sources_cut', inGroup);
+      const fittedOut = one('results_fitted_out', inGroup);
+      return {
+        id: one('id', inGroup) ?? '',
+        ...(code !== undefined || message !== undefined ? { error: { code: code ?? '', message: message ?? '' } } : {}),
+        ...(sourcesCut !== undefined ? { sources_cut: Number(sourcesCut) } : {}),
+        ...(fittedOut !== undefined ? { results_fitted_out: Number(fittedOut) } : {}),
+        results: Array.from({ length: resultCount }, (_, r) => {
+          const field = (name: string) => one(name, (f) => f.group === g && f.result === r);
+          const result: PersonResult = {
+            title: field('title') ?? '',
+            url: field('url') ?? '',
+            description: field('description') ?? '',
+          };
+          for (const name of ['age', 'language', 'family_friendly', 'favicon', 'note'] as const) {
+            const value = field(name);
+            if (value !== undefined) result[name] = value;
+          }
+          return result;
+        }),
+      };
+    }),
+  };
+  const error = one('error', top);
+  if (error !== undefined) {
+    const code = one('code', top);
+    view.error = { message: error, ...(code !== undefined ? { code } : {}) };
+  }
+  if (one('calls_used', top) !== undefined) {
+    const budget = Object.fromEntries(
+      PERSON_BUDGET_KEYS.map((key) => [key, Number(one(key, top) ?? '0')]),
+    ) as unknown as PersonBudget;
+    view.budget = budget;
+  }
+  return view;
+}
+
+/** The web GUI in real Chromium, mounted on the API as `openmates serve` mounts it; one browser page for every case. */
+export function createWebDriver(
+  options: {
+    /** Test-only: changes the rendered page before it is read (proves the reading is not vacuous). Default none. */
+    alter?: (page: Page) => Promise<void>;
+  } = {},
+): SurfaceDriver {
   let browser: Promise<Browser> | undefined;
+  let context: Promise<BrowserContext> | undefined;
+  let page: Promise<Page> | undefined;
   return {
     surface: 'web',
-    supports: (testCase) => guiItems(testCase) !== undefined,
+    supports: (testCase) => testCase.formCannotExpress === undefined,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
-      const items = guiItems(testCase) ?? [];
+      const items = formItems(testCase);
       browser ??= chromium.launch({ executablePath: CHROMIUM_LAUNCH.executablePath, args: [...CHROMIUM_LAUNCH.args] });
+      context ??= browser.then((b) => b.newContext());
+      page ??= context.then((c) => c.newPage());
+      const tab = await page;
       const server = await startCaseServer(environment.env, guiHandler);
-      const context = await (await browser).newContext();
       try {
-        const page = await context.newPage();
-        if (fillable(items)) await fillForm(page, server.url, items);
-        else await page.goto(searchUrl(server.url, items));
-        const outcome = await readOutcome(page, items);
-        const transcript = `${await page.content()}\n${server.logs.join('')}`;
-        return { outcome, transcript };
+        await fillForm(tab, server.url, items);
+        await tab.locator('[data-page-error], [data-results]').first().waitFor({ state: 'visible', timeout: 30_000 });
+        await options.alter?.(tab);
+        const outcome = await readOutcome(tab, items);
+        const view = await readView(tab);
+        const transcript = `${await tab.content()}\n${server.logs.join('')}`;
+        return { outcome, transcript, view };
       } finally {
-        await context.close();
         await server.close();
       }
     },

@@ -40,10 +40,22 @@ describe('openmates search', () => {
     expect(result.stdout).toContain('Results from Brave Search');
   });
 
-  it('refuses six queries with the contract’s 400: exit 2 and one line on stderr', async () => {
+  it('shows every field a person reads: age, language, family-friendly, favicon host, budget, suggestions', async () => {
+    const result = await runCli(['search', 'altered rust ownership', '--count', '1'], { ...env, COLUMNS: '1000' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '      Age: January 5, 2025 · Language: en · Family friendly: yes · Favicon: imgs.search.brave.com\n',
+    );
+    expect(result.stdout).toContain('Related searches:\n  - rust ownership\n');
+    expect(result.stdout).toContain('Spent 1 search call; 1 of 100 distinct sources admitted.\n');
+  });
+
+  it('refuses six queries with the contract’s 400: exit 2, one line on stderr, every issue on stdout', async () => {
     const result = await runCli(['search', 'a', 'b', 'c', 'd', 'e', 'f'], env);
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect(result.stdout).toMatch(
+      /^The search request is not valid \(invalid_request\): Invalid request: requests: .*\n {2}requests: .*1 to 5/,
+    );
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^openmates: Invalid request: requests: .*1 to 5/);
     expect(brave.requests.filter((r) => r.query.q === 'f')).toHaveLength(0);

@@ -1,9 +1,9 @@
 import { CONTRACT_FINGERPRINT, ERROR_TABLE, type Issue, type WebSearchResponse } from '@openmates/contract';
 import { APIConnectionError, APIError, AuthenticationError, BadRequestError, ProviderError } from '@openmates/sdk';
 import { fail, redirect } from '@sveltejs/kit';
+import { formIntent, readSearchForm } from '#lib/search-form.ts';
 import { apiClient, apiOrigin, KEY_COOKIE, safeReturnPath } from '#lib/server/api-client.ts';
 import { formChoices } from '#lib/server/choices.ts';
-import { formIntent, readSearchForm } from '#lib/server/search-form.ts';
 import { buildSnippets, type Snippets } from '#lib/server/snippets.ts';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -50,7 +50,7 @@ export const load: PageServerLoad = async (event) => {
     form,
     choices: formChoices({
       ...(skill?.languages ? { languages: skill.languages } : {}),
-      current: { country: form.country, lang: form.lang },
+      currentCountries: form.rows.map((row) => row.country),
     }),
     searched: intent.kind === 'search' && !unauthorized,
     outcome,

@@ -1,14 +1,23 @@
-import { cleanText, type ResultGroup, type WebSearchResponse } from '@openmates/contract';
+import {
+  cleanText,
+  type ErrorResponse,
+  type ResultGroup,
+  type SearchBudget,
+  type WebSearchResponse,
+  type WebSearchResult,
+} from '@openmates/contract';
 import wrapAnsi from 'wrap-ansi';
 import { styler } from '../lib/style.ts';
 
 export interface RenderOptions {
-  /** Columns to wrap to (the terminal's width; 80 when not a terminal). */
+  /** Columns to wrap to (the terminal's width; `COLUMNS` or 80 when not a terminal). */
   width: number;
   color: boolean;
   /** The request's queries in order, for the block headings (groups come in request order). */
   queries: readonly (string | undefined)[];
 }
+
+type Style = ReturnType<typeof styler>;
 
 const INDENT = '      ';
 
@@ -19,42 +28,105 @@ function wrapIndented(text: string, width: number, indent: string): string {
     .join('\n');
 }
 
-function renderGroup(
-  group: ResultGroup,
-  query: string | undefined,
-  options: RenderOptions,
-  style: ReturnType<typeof styler>,
-): string {
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/** The notices of a cut: the same sentences as the GUI's. */
+function sourcesCutLine(n: number): string {
+  return `${n} ${plural(n, 'result was', 'results were')} cut: the request’s source budget was spent.`;
+}
+function fittedOutLine(n: number): string {
+  return `${n} ${plural(n, 'result was', 'results were')} removed to fit the response size.`;
+}
+
+/** The favicon's host: shown as text, never fetched. */
+function faviconHost(favicon: string | undefined): string | undefined {
+  if (favicon === undefined || !URL.canParse(favicon)) return undefined;
+  return new URL(favicon).host || undefined;
+}
+
+function renderResult(result: WebSearchResult, index: number, options: RenderOptions, style: Style): string[] {
+  const lines: string[] = [];
+  const number = `${index + 1}.`.padEnd(INDENT.length - 2);
+  const title = wrapIndented(cleanText(result.title), options.width, INDENT).slice(INDENT.length);
+  lines.push(`  ${number}${style('bold', title)}`);
+  lines.push(`${INDENT}${style('cyan', cleanText(result.url))}`);
+  if (result.description !== '')
+    lines.push(style('dim', wrapIndented(cleanText(result.description), options.width, INDENT)));
+  if (result.note !== undefined)
+    lines.push(wrapIndented(`Note from the provider’s model: ${cleanText(result.note)}`, options.width, INDENT));
+  const meta: string[] = [];
+  if (result.age !== undefined) meta.push(`Age: ${cleanText(result.age)}`);
+  if (result.language !== undefined) meta.push(`Language: ${cleanText(result.language)}`);
+  if (result.family_friendly !== undefined) meta.push(`Family friendly: ${result.family_friendly ? 'yes' : 'no'}`);
+  const favicon = faviconHost(result.meta_url?.favicon);
+  if (favicon !== undefined) meta.push(`Favicon: ${cleanText(favicon)}`);
+  if (meta.length > 0) lines.push(style('dim', wrapIndented(meta.join(' · '), options.width, INDENT)));
+  return lines;
+}
+
+function renderGroup(group: ResultGroup, query: string | undefined, options: RenderOptions, style: Style): string {
   // Every shown string is cleaned of control characters again: a remote server's text must not
   // be able to drive the terminal.
   const heading = `${style('bold', `[${cleanText(String(group.id))}]`)}${query === undefined ? '' : ` ${cleanText(query)}`}`;
   const lines = [heading];
+  const cut = (group.sources_cut ?? 0) + (group.results_fitted_out ?? 0);
   if (group.error) {
     lines.push(`  ${style('red', `Failed (${group.error.code}):`)} ${cleanText(group.error.message)}`);
   } else if (group.results.length === 0) {
-    lines.push(`  ${style('yellow', 'No results.')}`);
+    lines.push(`  ${style('yellow', cut > 0 ? 'No results left to show.' : 'No results.')}`);
   } else {
     group.results.forEach((result, index) => {
-      const number = `${index + 1}.`.padEnd(INDENT.length - 2);
-      const title = wrapIndented(cleanText(result.title), options.width, INDENT).slice(INDENT.length);
-      lines.push(`  ${number}${style('bold', title)}`);
-      lines.push(`${INDENT}${style('cyan', cleanText(result.url))}`);
-      if (result.description !== '')
-        lines.push(style('dim', wrapIndented(cleanText(result.description), options.width, INDENT)));
+      lines.push(...renderResult(result, index, options, style));
       if (index < group.results.length - 1) lines.push('');
     });
   }
+  if (group.sources_cut) lines.push(`  ${style('yellow', sourcesCutLine(group.sources_cut))}`);
+  if (group.results_fitted_out) lines.push(`  ${style('yellow', fittedOutLine(group.results_fitted_out))}`);
   return lines.join('\n');
 }
 
-/** The response as text: one block per query, numbered results, explicit empty and failed groups. */
+/** What the request spent, and what was cut or removed, in the GUI's words. */
+function budgetLines(budget: SearchBudget): string[] {
+  const lines = [
+    `Spent ${budget.calls_used} ${plural(budget.calls_used, 'search call', 'search calls')}; ${budget.sources_admitted} of ${budget.max_sources} distinct sources admitted.`,
+  ];
+  if (budget.sources_cut > 0) lines.push(sourcesCutLine(budget.sources_cut));
+  const fitted = [
+    [budget.notes_fitted_out, 'note', 'notes'],
+    [budget.suggestions_fitted_out, 'suggestion', 'suggestions'],
+    [budget.results_fitted_out, 'result', 'results'],
+  ] as const;
+  const parts = fitted.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${plural(n, one, many)}`);
+  if (parts.length > 0) lines.push(`Removed to fit the response size: ${parts.join(', ')}.`);
+  return lines;
+}
+
+/**
+ * The response as text: one block per query, numbered results with every field a person reads,
+ * explicit empty and failed groups, then the failure summary, related searches, the budget and
+ * the provider.
+ */
 export function renderHuman(response: WebSearchResponse, options: RenderOptions): string {
   const style = styler(options.color);
   const blocks = response.results.map((group, index) => renderGroup(group, options.queries[index], options, style));
   const footer: string[] = [];
+  if (response.error !== undefined)
+    footer.push(
+      style('red', `Error${response.code === undefined ? '' : ` (${response.code})`}: ${cleanText(response.error)}`),
+    );
   const suggestions = response.suggestions_follow_up_requests ?? [];
-  if (suggestions.length > 0)
-    footer.push(wrapIndented(`Related: ${suggestions.map(cleanText).join(' · ')}`, options.width, ''));
+  if (suggestions.length > 0) footer.push('Related searches:', ...suggestions.map((s) => `  - ${cleanText(s)}`));
+  if (response.budget) footer.push(...budgetLines(response.budget).map((line) => style('dim', line)));
   footer.push(style('dim', `Results from ${cleanText(response.provider)}`));
   return `${blocks.join('\n\n')}\n\n${footer.join('\n')}\n`;
+}
+
+/** A refused request as text (stdout; stderr keeps its one line): the message and every issue. */
+export function renderRefusal(body: ErrorResponse, options: Pick<RenderOptions, 'color'>): string {
+  const style = styler(options.color);
+  const heading = body.code === 'invalid_request' ? 'The search request is not valid' : 'The search could not run';
+  const lines = [`${style('red', `${heading} (${body.code}):`)} ${cleanText(body.error)}`];
+  for (const issue of body.issues ?? [])
+    lines.push(`  ${cleanText(issue.path) || '(request)'}: ${cleanText(issue.message)}`);
+  return `${lines.join('\n')}\n`;
 }

@@ -20,6 +20,13 @@ function queriesOf(request: unknown): (string | undefined)[] {
   });
 }
 
+/** Columns of human output: the terminal's; else `COLUMNS` (a positive integer), as other tools honour it; else 80. */
+function terminalWidth(io: CliIO): number {
+  if (io.stdout.isTTY) return io.stdout.columns ?? 80;
+  const columns = io.env.COLUMNS?.trim() ?? '';
+  return /^[1-9]\d*$/.test(columns) ? Number(columns) : 80;
+}
+
 /** A spinner on stderr while the search runs, only when stderr is a terminal. */
 async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
   if (!io.stderr.isTTY) return { stop() {} };
@@ -76,16 +83,22 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
     if (outcome.kind === 'response') await write(io.stdout, `${JSON.stringify(outcome.response)}\n`);
     else if (outcome.kind === 'error') await write(io.stdout, `${JSON.stringify(outcome.body)}\n`);
   }
-  if (outcome.kind === 'error') await write(io.stderr, `${errorLine(outcome.body.error, outcome.body.code)}\n`);
+  if (outcome.kind === 'error') {
+    if (!flags.json) {
+      const { renderRefusal } = await import('./render-human.ts');
+      const { colorEnabled } = await import('../lib/style.ts');
+      await write(io.stdout, renderRefusal(outcome.body, { color: colorEnabled(io.stdout, io.env) }));
+    }
+    await write(io.stderr, `${errorLine(outcome.body.error, outcome.body.code)}\n`);
+  }
   if (outcome.kind === 'unreachable') await write(io.stderr, `${errorLine(outcome.message)}\n`);
   if (outcome.kind === 'response') {
     const { response } = outcome;
     if (!flags.json) {
       const { renderHuman } = await import('./render-human.ts');
       const { colorEnabled } = await import('../lib/style.ts');
-      const width = io.stdout.isTTY ? (io.stdout.columns ?? 80) : 80;
       const text = renderHuman(response, {
-        width: Math.max(40, width),
+        width: Math.max(40, terminalWidth(io)),
         color: colorEnabled(io.stdout, io.env),
         queries: queriesOf(request),
       });

@@ -32,12 +32,13 @@ const byLabel = (a: Choice, b: Choice) => a.label.localeCompare(b.label, 'en');
 
 /**
  * The choices for the form. `languages` narrows the language list to what the provider supports
- * (skill info lists them when it does not support every ISO 639-1 code); a value from a shared link
- * that is not in the list is kept as a choice, so the page shows it and the API judges it.
+ * (skill info lists them when it does not support every ISO 639-1 code). A country from a shared link
+ * that is not in the list is kept as a choice, so the page shows it and the API judges it; the
+ * language field takes any text, with these as suggestions.
  */
 export function formChoices(options: {
   languages?: readonly string[];
-  current: { country: string; lang: string };
+  currentCountries: readonly string[];
 }): FormChoices {
   const countries: Choice[] = COUNTRIES.filter((c) => c !== 'ALL')
     .map((value) => ({ value, label: `${regionNames.of(value) ?? value} (${value})` }))
@@ -51,8 +52,7 @@ export function formChoices(options: {
     if (value !== '' && !list.some((c) => c.value.toLowerCase() === value.toLowerCase()))
       list.push({ value, label: value });
   };
-  keep(countries, options.current.country);
-  keep(languages, options.current.lang);
+  for (const country of options.currentCountries) keep(countries, country);
   return {
     maxQueries: MAX_BATCH_ITEMS,
     minCount: MIN_COUNT,

@@ -1,0 +1,90 @@
+import { expect, test } from '@playwright/test';
+import { hydrated, openOptions, openUrl, readGroups, recordCspViolations, searchPath } from './helpers.ts';
+
+test.use({ baseURL: openUrl() });
+
+test('shows every field of a result as text, the provider, the budget and suggestions that search', async ({
+  page,
+}) => {
+  const violations = await recordCspViolations(page);
+  // The fixture's `altered` scenario corrects the query to its words after the first.
+  await page.goto(searchPath(['altered rust ownership'], { count: '2' }));
+  const first = page.locator('[data-result]').first();
+  await expect(first.locator('[data-field="age"]')).toHaveText('January 5, 2025');
+  await expect(first).toContainText('Language: en');
+  await expect(first).toContainText('Family friendly: yes');
+  // The favicon's host as text: no remote image is ever loaded.
+  await expect(first).toContainText('Favicon: imgs.search.brave.com');
+  await expect(page.locator('img')).toHaveCount(0);
+  await expect(page.locator('[data-group-id]')).toContainText('Id 1');
+  const about = page.locator('[data-about]');
+  await expect(about).toContainText('Answered by Brave Search');
+  await expect(about).toContainText('Spent 1 search call; 2 of 100 distinct sources admitted.');
+
+  const suggestion = page.getByRole('navigation', { name: 'Related searches' }).getByRole('link');
+  await expect(suggestion).toHaveText('rust ownership');
+  await hydrated(page);
+  await suggestion.click();
+  await expect(page).toHaveURL(/\?q=rust\+ownership$/);
+  await expect(page.locator('[data-group-id] h2')).toContainText('rust ownership');
+  expect((await readGroups(page))[0]?.results[0]?.title).toBe('Result 1 for rust ownership');
+  expect(await violations()).toEqual([]);
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`per-query options and typed ids through the form (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled, baseURL: openUrl() });
+    const page = await context.newPage();
+    await page.goto('/');
+    if (javaScriptEnabled) await hydrated(page);
+    await page.getByLabel('Query 1', { exact: true }).fill('alpha');
+    await openOptions(page, 1);
+    await page.getByLabel('Id for query 1').fill('a');
+    await page.getByLabel('Results for query 1').fill('2');
+    await page.getByRole('button', { name: 'Add a query' }).click();
+    await page.getByLabel('Query 2', { exact: true }).fill('beta');
+    await openOptions(page, 2);
+    await page.getByLabel('Id for query 2').fill('7');
+    await page.getByLabel('Id type for query 2').selectOption('number');
+    await page.getByLabel('Results for query 2').fill('3');
+    await page.getByLabel('Language for query 2').fill('de');
+    await page.getByLabel('Tabloid sites for query 2').selectOption('off');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    await expect(page.locator('[data-group-id]')).toHaveCount(2);
+    const params = new URL(page.url()).searchParams;
+    expect(params.getAll('q')).toEqual(['alpha', 'beta']);
+    expect(params.getAll('id')).toEqual(['a', '7']);
+    expect(params.getAll('idtype')).toEqual(['', 'number']);
+    expect(params.getAll('count')).toEqual(['2', '3']);
+    expect(params.getAll('lang')).toEqual(['', 'de']);
+    expect(params.getAll('tabloids')).toEqual(['', 'off']);
+    const groups = await readGroups(page);
+    expect(groups.map((g) => [g.id, g.results.length])).toEqual([
+      ['a', 2],
+      ['7', 3],
+    ]);
+    // The request went out with a string id and a number id, as the snippets show it.
+    const sdk = (await page.locator('[data-snippet="sdk"]').textContent()) ?? '';
+    expect(sdk).toContain('"id": "a"');
+    expect(sdk).toContain('"id": 7');
+    expect(sdk).toContain('"search_lang": "de"');
+    // The closed disclosures say what is set.
+    await expect(page.locator('[data-query-row] summary').nth(1)).toContainText(
+      'id 7 (number), 3 results, language de, tabloids included',
+    );
+    await context.close();
+  });
+}
+
+test('a link shared before options were per query still searches with one set of options for all', async ({ page }) => {
+  await page.goto('/?q=one&q=two&count=2&country=de&id=first');
+  const groups = await readGroups(page);
+  expect(groups.map((g) => [g.id, g.results.length])).toEqual([
+    ['first', 2],
+    ['1', 2],
+  ]);
+  await expect(page.locator('[data-query-row] summary').nth(1)).toContainText('2 results, country de');
+});

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { applies } from './case.ts';
+import { CASES } from './cases/index.ts';
+import { cliHumanView } from './drivers/cli-human-view.ts';
+import { createCoreDriver } from './drivers/core-driver.ts';
+import { createWebDriver } from './drivers/web-driver.ts';
+import { firstDifference, personView } from './person-view.ts';
+import { checkPersonView } from './runner.ts';
+
+/** A response with every field a person reads filled in. */
+const FULL = {
+  results: [
+    {
+      id: 'a',
+      results: [
+        {
+          title: 'Title',
+          url: 'https://example.org/a',
+          description: 'About a',
+          age: '2 days ago',
+          language: 'en',
+          family_friendly: false,
+          meta_url: {
+            scheme: 'https',
+            netloc: 'example.org',
+            hostname: 'example.org',
+            path: '/a',
+            favicon: 'https://icons.example:8443/a.ico',
+          },
+          note: 'Cited for a.',
+        },
+      ],
+      sources_cut: 2,
+      results_fitted_out: 1,
+    },
+    { id: 7, results: [], error: { code: 'provider_error', message: 'The provider failed.' } },
+  ],
+  provider: 'Brave Search',
+  suggestions_follow_up_requests: ['b', 'c d'],
+  error: 'Query 7 failed.',
+  code: 'provider_error',
+  request_id: 'per-request',
+  budget: {
+    calls_used: 2,
+    max_sources: 5,
+    sources_admitted: 5,
+    sources_cut: 2,
+    notes_fitted_out: 1,
+    suggestions_fitted_out: 0,
+    results_fitted_out: 1,
+  },
+};
+
+const FULL_VIEW = {
+  kind: 'response',
+  provider: 'Brave Search',
+  error: { message: 'Query 7 failed.', code: 'provider_error' },
+  suggestions: ['b', 'c d'],
+  budget: FULL.budget,
+  groups: [
+    {
+      id: 'a',
+      sources_cut: 2,
+      results_fitted_out: 1,
+      results: [
+        {
+          title: 'Title',
+          url: 'https://example.org/a',
+          description: 'About a',
+          age: '2 days ago',
+          language: 'en',
+          family_friendly: 'no',
+          favicon: 'icons.example:8443',
+          note: 'Cited for a.',
+        },
+      ],
+    },
+    { id: '7', error: { code: 'provider_error', message: 'The provider failed.' }, results: [] },
+  ],
+};
+
+describe('the person view', () => {
+  it('holds every field a person reads, as text, and leaves out the per-request id', () => {
+    expect(personView(FULL)).toEqual(FULL_VIEW);
+  });
+
+  it('of an ErrorResponse: the code, the message and each issue in order', () => {
+    const body = {
+      error: 'Invalid request',
+      code: 'invalid_request',
+      issues: [
+        { path: 'requests[1].count', message: 'too big' },
+        { path: '', message: 'body' },
+      ],
+      request_id: 'x',
+    };
+    expect(personView(body)).toEqual({
+      kind: 'error',
+      code: 'invalid_request',
+      message: 'Invalid request',
+      issues: body.issues,
+    });
+  });
+
+  it('turns a one-leaf difference into a failure that names the path and both values', () => {
+    const shown = structuredClone(FULL_VIEW);
+    const result = shown.groups[0]?.results[0];
+    if (result) result.favicon = 'elsewhere.example';
+    expect(checkPersonView(CASES[0] ?? (undefined as never), shown, FULL)).toContain(
+      '$.groups[0].results[0].favicon: "elsewhere.example" ≠ "icons.example:8443"',
+    );
+    expect(checkPersonView(CASES[0] ?? (undefined as never), FULL_VIEW, FULL)).toBeUndefined();
+    expect(firstDifference({ a: 1 }, { a: 1, b: undefined })).toBeUndefined();
+    expect(firstDifference({ budget: { calls_used: 0 } }, {})).toBe('$.budget: {"calls_used":0} ≠ undefined');
+  });
+});
+
+describe("the CLI's human output, read back", () => {
+  it('gives the person view of the document it shows', () => {
+    const stdout = [
+      '[a] first query',
+      '  1.  Title',
+      '      https://example.org/a',
+      '      About a',
+      '      Note from the provider’s model: Cited for a.',
+      '      Age: 2 days ago · Language: en · Family friendly: no · Favicon: icons.example:8443',
+      '  2 results were cut: the request’s source budget was spent.',
+      '  1 result was removed to fit the response size.',
+      '',
+      '[7] second query',
+      '  Failed (provider_error): The provider failed.',
+      '',
+      'Error (provider_error): Query 7 failed.',
+      'Related searches:',
+      '  - b',
+      '  - c d',
+      'Spent 2 search calls; 5 of 5 distinct sources admitted.',
+      '2 results were cut: the request’s source budget was spent.',
+      'Removed to fit the response size: 1 note, 1 result.',
+      'Results from Brave Search',
+      '',
+    ].join('\n');
+    expect(firstDifference(cliHumanView(stdout), personView(FULL))).toBeUndefined();
+  });
+
+  it('reads a refusal with its issues, `(request)` standing for the body', () => {
+    const stdout =
+      'The search request is not valid (invalid_request): Bad\n  requests[0].id: taken\n  (request): body\n';
+    expect(cliHumanView(stdout)).toEqual({
+      kind: 'error',
+      code: 'invalid_request',
+      message: 'Bad',
+      issues: [
+        { path: 'requests[0].id', message: 'taken' },
+        { path: '', message: 'body' },
+      ],
+    });
+  });
+
+  it('refuses a line it cannot place rather than guessing', () => {
+    expect(() => cliHumanView('[1] q\n  1.  T\n      https://x.example/\nSomething else\n')).toThrow(/out of place/);
+  });
+});
+
+describe('the web column', () => {
+  it('runs every core case but the named list a form cannot express, each with its reason', () => {
+    const core = createCoreDriver();
+    const web = createWebDriver();
+    const coreCases = CASES.filter((c) => applies(c, core));
+    const named = CASES.filter((c) => c.formCannotExpress !== undefined);
+    for (const c of named) {
+      expect(applies(c, core), `${c.name} is a core case`).toBe(true);
+      expect(c.formCannotExpress).toMatch(/^(batch size|JSON type|unknown field|transport): /);
+    }
+    expect(CASES.filter((c) => applies(c, web))).toHaveLength(coreCases.length - named.length);
+  });
+});

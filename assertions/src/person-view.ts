@@ -1,0 +1,158 @@
+import type { ErrorResponse, WebSearchResponse } from '@openmates/contract';
+
+/**
+ * What a person must be able to read from an answer, as text: the fields a GUI or a terminal shows.
+ * The web and CLI (human output) drivers read their surface back into this shape, and the parity
+ * suite checks it equals the person view of the engine's document for the same case. Left out on
+ * purpose: `request_id` (per request), `meta_url` parts other than the favicon's host (the URL
+ * shows them), and any structure a person does not read (id types: `1` and `"1"` both read "1").
+ */
+export type PersonView = PersonResponseView | PersonErrorView;
+
+export interface PersonResponseView {
+  kind: 'response';
+  provider: string;
+  /** The response's `error` and `code`, when a group failed. */
+  error?: { message: string; code?: string };
+  suggestions: string[];
+  /** Every count of the budget; what a page leaves unsaid (nothing was cut) reads as 0. */
+  budget?: PersonBudget;
+  groups: PersonGroup[];
+}
+
+export interface PersonBudget {
+  calls_used: number;
+  max_sources: number;
+  sources_admitted: number;
+  sources_cut: number;
+  notes_fitted_out: number;
+  suggestions_fitted_out: number;
+  results_fitted_out: number;
+}
+
+export interface PersonGroup {
+  /** `String(id)`. */
+  id: string;
+  error?: { code: string; message: string };
+  sources_cut?: number;
+  results_fitted_out?: number;
+  results: PersonResult[];
+}
+
+export interface PersonResult {
+  title: string;
+  url: string;
+  description: string;
+  age?: string;
+  language?: string;
+  /** `yes` or `no`. */
+  family_friendly?: string;
+  /** The host of `meta_url.favicon`: surfaces show it as text and never load the image. */
+  favicon?: string;
+  note?: string;
+}
+
+export interface PersonErrorView {
+  kind: 'error';
+  code: string;
+  message: string;
+  /** In the order the answer gives them. */
+  issues: { path: string; message: string }[];
+}
+
+/** The favicon's host (with a port when it has one), as surfaces show it. */
+export function faviconHost(favicon: string | undefined): string | undefined {
+  if (favicon === undefined || !URL.canParse(favicon)) return undefined;
+  return new URL(favicon).host || undefined;
+}
+
+const BUDGET_KEYS = [
+  'calls_used',
+  'max_sources',
+  'sources_admitted',
+  'sources_cut',
+  'notes_fitted_out',
+  'suggestions_fitted_out',
+  'results_fitted_out',
+] as const satisfies readonly (keyof PersonBudget)[];
+
+/** The person view of a WebSearchResponse or an ErrorResponse (anything else is a driver bug). */
+export function personView(document: unknown): PersonView {
+  if (document !== null && typeof document === 'object' && 'results' in document)
+    return responseView(document as WebSearchResponse);
+  if (document !== null && typeof document === 'object' && 'code' in document && 'error' in document) {
+    const error = document as ErrorResponse;
+    return {
+      kind: 'error',
+      code: error.code,
+      message: error.error,
+      issues: (error.issues ?? []).map(({ path, message }) => ({ path, message })),
+    };
+  }
+  throw new Error(`not a WebSearchResponse or ErrorResponse: ${JSON.stringify(document)?.slice(0, 200)}`);
+}
+
+function responseView(response: WebSearchResponse): PersonResponseView {
+  const view: PersonResponseView = {
+    kind: 'response',
+    provider: response.provider,
+    suggestions: [...(response.suggestions_follow_up_requests ?? [])],
+    groups: response.results.map((group) => {
+      const g: PersonGroup = {
+        id: String(group.id),
+        results: group.results.map((result) => {
+          const r: PersonResult = { title: result.title, url: result.url, description: result.description };
+          if (result.age !== undefined) r.age = result.age;
+          if (result.language !== undefined) r.language = result.language;
+          if (result.family_friendly !== undefined) r.family_friendly = result.family_friendly ? 'yes' : 'no';
+          const favicon = faviconHost(result.meta_url?.favicon);
+          if (favicon !== undefined) r.favicon = favicon;
+          if (result.note !== undefined) r.note = result.note;
+          return r;
+        }),
+      };
+      if (group.error) g.error = { code: group.error.code, message: group.error.message };
+      if (group.sources_cut) g.sources_cut = group.sources_cut;
+      if (group.results_fitted_out) g.results_fitted_out = group.results_fitted_out;
+      return g;
+    }),
+  };
+  if (response.error !== undefined)
+    view.error = { message: response.error, ...(response.code !== undefined ? { code: response.code } : {}) };
+  if (response.budget) {
+    const budget = response.budget;
+    view.budget = Object.fromEntries(BUDGET_KEYS.map((key) => [key, budget[key]])) as unknown as PersonBudget;
+  }
+  return view;
+}
+
+/** The names of the budget's counts, in the order of the contract. */
+export const PERSON_BUDGET_KEYS: readonly (keyof PersonBudget)[] = BUDGET_KEYS;
+
+/**
+ * The first place two person views differ, as `path: a ≠ b`, or undefined when they are equal.
+ * Keys are compared whatever their order.
+ */
+export function firstDifference(a: unknown, b: unknown, path = '$'): string | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const key of keys) {
+      const d = firstDifference(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        `${path}.${key}`,
+      );
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return `${path}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`;
+}

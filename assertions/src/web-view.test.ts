@@ -1,0 +1,64 @@
+import { type BraveFixture, CANARY_API_KEY, startBraveFixture } from '@openmates/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaseEnvironment, ParityCase } from './case.ts';
+import { CASES } from './cases/index.ts';
+import { createCoreDriver } from './drivers/core-driver.ts';
+import { createWebDriver } from './drivers/web-driver.ts';
+import { checkPersonView } from './runner.ts';
+
+// The web driver reads what a person sees: a page that drops a field, or hides one, must not pass.
+let brave: BraveFixture;
+const testCase = CASES.find((c) => c.name === 'ordinary-results-exact') as ParityCase;
+const environment = (): CaseEnvironment => {
+  brave.reset();
+  return {
+    env: {
+      OPENMATES_PROVIDER: 'brave',
+      BRAVE_SEARCH_API_KEY: brave.apiKey,
+      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+      OPENMATES_CACHE_TTL_S: '0',
+      OPENMATES_RATE_LIMIT_PER_MIN: '0',
+    },
+    canaries: [CANARY_API_KEY],
+  };
+};
+const web = createWebDriver();
+const dropping = createWebDriver({
+  alter: (page) =>
+    page.evaluate(() => {
+      document.querySelector('[data-result] [data-field="favicon"]')?.remove();
+    }),
+});
+const hiding = createWebDriver({
+  alter: (page) =>
+    page.evaluate(() => {
+      document.querySelector('[data-result] [data-field="age"]')?.classList.add('visually-hidden');
+      const language = document.querySelector<HTMLElement>('[data-result] [data-field="language"]');
+      if (language) language.style.display = 'none';
+    }),
+});
+
+beforeAll(async () => {
+  brave = await startBraveFixture();
+});
+afterAll(async () => {
+  await Promise.all([web.close?.(), dropping.close?.(), hiding.close?.()]);
+  await brave?.close();
+});
+
+describe('the web driver reads the visible page', () => {
+  it('a page that shows every field equals the core document’s person view', async () => {
+    const reference = (await createCoreDriver().run(testCase, environment())).document;
+    const shown = await web.run(testCase, environment());
+    expect(checkPersonView(testCase, shown.view, reference)).toBeUndefined();
+    const missing = await dropping.run(testCase, environment());
+    const removed = checkPersonView(testCase, missing.view, reference) ?? '';
+    expect(removed).toContain('$.groups[0].results[0].favicon: undefined ≠ "imgs.search.brave.com"');
+  });
+
+  it('a field that carries text but is not rendered fails the read', async () => {
+    await expect(hiding.run(testCase, environment())).rejects.toThrow(
+      'fields with text that a person cannot see: age, language',
+    );
+  });
+});
