@@ -115,6 +115,44 @@ export function buildOpenApiDocument(): OpenApiDocument {
     },
   });
   registry.registerPath({
+    method: 'post',
+    path: PATHS.mcp,
+    operationId: 'mcp',
+    summary: 'MCP over Streamable HTTP: the web_search tool for AI agents',
+    description:
+      'The Model Context Protocol over its Streamable HTTP transport, stateless (no session id; any replica answers). The body is a JSON-RPC 2.0 message or a batch; the answer is JSON-RPC, as JSON or as an event stream (`Accept` must list both `application/json` and `text/event-stream`). One tool, `web_search`: input WebSearchRequest, output WebSearchResponse, or the ErrorResponse of a refused call with `isError`. The key, the body limit and the per-key rate limit (each `tools/call`) hold as for the search; an `Origin` or `Host` other than the bound names and `OPENMATES_ALLOWED_ORIGINS` is refused. GET and DELETE answer 405.',
+    tags: ['mcp'],
+    security,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: z
+              .object({ jsonrpc: z.literal('2.0') })
+              .passthrough()
+              .openapi({ description: 'A JSON-RPC 2.0 message of the MCP protocol (a batch is an array of them).' }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The JSON-RPC answer, as JSON or as an event stream whose events carry JSON-RPC messages.',
+        content: {
+          'application/json': { schema: z.object({ jsonrpc: z.literal('2.0') }).passthrough() },
+          'text/event-stream': { schema: z.string() },
+        },
+      },
+      202: { description: 'Accepted: the body held only notifications or responses.' },
+      400: errorResponse('invalid_request', ' The body is not JSON.'),
+      401: errorResponse('unauthorized'),
+      403: errorResponse('forbidden'),
+      413: errorResponse('payload_too_large'),
+      415: errorResponse('unsupported_media_type'),
+    },
+  });
+  registry.registerPath({
     method: 'get',
     path: PATHS.openapi,
     operationId: 'openapi',
@@ -174,6 +212,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [
       { name: 'web', description: 'The web search skill.' },
       { name: 'trpc', description: 'The same skill over tRPC.' },
+      { name: 'mcp', description: 'The same skill as an MCP tool for AI agents.' },
       { name: 'meta', description: 'Documentation and health.' },
     ],
   });

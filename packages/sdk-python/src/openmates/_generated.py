@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "0d34b42beec41d74e62c54e0c59debbc670635b0ea7e589a5daf6f61409e56f9"
+CONTRACT_FINGERPRINT: Final = "486e94f2cd522efdbe8c1afe6b9911362dab6ae61e21de88b78ed8d6903823e1"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -26,6 +26,7 @@ SEARCH_PATH: Final = "/v1/apps/web/skills/search"
 ApiPath = Literal[
     "/v1/apps/web/skills/search",
     "/trpc/webSearch.search",
+    "/mcp",
     "/v1/openapi.json",
     "/docs",
     "/healthz",
