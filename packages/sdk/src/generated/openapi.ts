@@ -544,7 +544,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48";
+export const CONTRACT_FINGERPRINT = "ac054961e5113edb99c2102606aa543da20bdcf85a7e5f9865ce0917282f68c5";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
