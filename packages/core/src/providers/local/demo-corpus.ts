@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
 
@@ -10,8 +11,6 @@ import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from '.
  * that a fresh install answers real queries offline. No third-party text is committed.
  */
 
-/** Bumped when the way documents are derived changes, so existing demo indexes are rebuilt. */
-const BUILDER_REVISION = 1;
 /** `source` tag of demo documents; a rebuild replaces these and nothing else. */
 export const DEMO_SOURCE = 'demo';
 /** Meta key holding the demo corpus version built into an index (or `cleared`). */
@@ -45,10 +44,15 @@ function dataPaths(): { bcd: string; features: string } {
   return { bcd: require.resolve('@mdn/browser-compat-data'), features: require.resolve('web-features/data.json') };
 }
 
-/** The version string of the demo corpus the installed packages produce, e.g. `bcd@8.1.9+web-features@3.40.0+r1`. */
+/**
+ * The version string of the demo corpus, e.g. `bcd@8.1.9+web-features@3.40.0+3f2a9c41d0be`: the data
+ * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`, which a test keeps
+ * current). A demo index of another version is rebuilt on its next open, so a change to the recipe
+ * reaches existing users without them deleting their index.
+ */
 export function demoCorpusVersion(): string {
   const paths = dataPaths();
-  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+r${BUILDER_REVISION}`;
+  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+${DEMO_CORPUS_DIGEST}`;
 }
 
 /** Readable category of a BCD key prefix, longest prefix first. */

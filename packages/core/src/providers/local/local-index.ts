@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
 import { type LocalDocument, type StoredDocument, toStoredDocument } from './local-document.ts';
-import { nameKey } from './name-key.ts';
+import { nameKey, nameKeys } from './name-key.ts';
 import { identifierParts, words } from './split-identifiers.ts';
 
 /**
@@ -402,17 +402,20 @@ class SqliteLocalIndex implements LocalIndex {
    * BM25's order.
    */
   #named(query: string, match: string, limit: number, options: LocalSearchOptions): LocalHit[] {
-    const key = nameKey(query);
-    if (key === '') return [];
+    const keys = nameKeys(query);
+    const key = keys[0];
+    if (key === undefined) return [];
+    const whole = keys[1] ?? key;
     // CROSS JOIN keeps the name-key probe as the outer loop, so FTS5 only looks at those rowids.
     const rows = this.#statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
          CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
        FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
-       WHERE d.name_key = ? AND docs_fts MATCH ? AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
+       WHERE d.name_key IN (?, ?) AND docs_fts MATCH ? AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
        ORDER BY f.rank LIMIT ?`,
     ).all(
       key,
+      whole,
       match,
       options.language ?? null,
       options.language ?? null,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { nameKey } from './name-key.ts';
+import { nameKey, nameKeys } from './name-key.ts';
 
 describe('nameKey', () => {
   it.each([
     ['<div> HTML element', 'div'],
     ['div element', 'div'],
     ['<div>', 'div'],
-    ['<div> (web platform feature)', 'div'],
+    ['<div> (web platform feature)', 'div web platform feature'],
     ['@media CSS at-rule', 'media'],
     ['@media', 'media'],
     ['<color> CSS value type', 'color'],
@@ -32,5 +32,11 @@ describe('nameKey', () => {
 
   it('is empty without words', () => {
     expect(nameKey('<> () @')).toBe('');
+    expect(nameKeys('<> () @')).toEqual([]);
+  });
+
+  it('gives a query its words whole too when it removed a label', () => {
+    expect(nameKeys('<filter-function>')).toEqual(['filter', 'filter function']);
+    expect(nameKeys('div')).toEqual(['div']);
   });
 });

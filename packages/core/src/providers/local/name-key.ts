@@ -10,10 +10,10 @@ import { words } from './split-identifiers.ts';
 /**
  * Category words a title ends with and a person may add or leave out (`div element`, `color value
  * type`): the demo corpus's labels and the short forms people type. At most one is removed, the
- * longest that matches, so `content-type header` keeps its `type`.
+ * longest that matches, so `content-type header` keeps its `type`. `(web platform feature)` is not
+ * one: a feature named after an element is about the element, not the element's own page.
  */
 const TRAILING_LABELS: readonly (readonly string[])[] = [
-  'web platform feature',
   'html global attribute',
   'http response status',
   'http request method',
@@ -69,14 +69,23 @@ const TRAILING_LABELS: readonly (readonly string[])[] = [
   .map((label) => label.split(' '))
   .sort((a, b) => b.length - a.length);
 
-/** The name key of a title or a query; `''` when it has no words. */
+/** The name key of a title (as the index stores it); `''` when it has no words. */
 export function nameKey(text: string): string {
+  return nameKeys(text)[0] ?? '';
+}
+
+/**
+ * The keys a query may name a title by: its name key, and its words as they are when a label was
+ * removed (`<filter-function>` is named `filter function`, not `filter`). Empty without words.
+ */
+export function nameKeys(text: string): string[] {
   // `prototype` is the part of `Array.prototype.map()` nobody types.
   const all = words(text.toLowerCase()).filter((word) => word !== 'prototype');
+  if (all.length === 0) return [];
   for (const label of TRAILING_LABELS) {
     if (all.length <= label.length) continue;
     const tail = all.length - label.length;
-    if (label.every((word, i) => all[tail + i] === word)) return all.slice(0, tail).join(' ');
+    if (label.every((word, i) => all[tail + i] === word)) return [all.slice(0, tail).join(' '), all.join(' ')];
   }
-  return all.join(' ');
+  return [all.join(' ')];
 }
