@@ -325,6 +325,16 @@ describe('exact names first', () => {
     expect(urls('@media', { limit: 2 })).toHaveLength(2);
   });
 
+  it('describes a named page without a description by the beginning of its body', () => {
+    const [first] = index.search('div', { limit: 1 });
+    expect(first).toMatchObject({
+      title: '<div> HTML element',
+      description: 'The generic container for flow content.',
+    });
+    index.addDocuments([doc('long', 'Longname', `${'word '.repeat(40)}end`)]);
+    expect(index.search('longname', { limit: 1 })[0]?.description).toBe(`${'word '.repeat(32).trim()}…`);
+  });
+
   it('applies the language and safe-search filters to named pages too', () => {
     index.addDocuments([doc('de-div', '<div>', 'Ein div Element.', { language: 'de' })]);
     expect(urls('div', { limit: 10, language: 'en' })).toEqual([]);

@@ -20,6 +20,13 @@ export const DEFAULT_BATCH_SIZE = 5_000;
 export const BM25_WEIGHTS = [10.0, 1.0, 5.0, 0.5] as const;
 /** Tokens in a snippet (FTS5 allows at most 64). */
 const SNIPPET_TOKENS = 32;
+/**
+ * Most documents read for one name key; they are ordered (see `orderNamed`) before the search's own
+ * limit applies. Names are shared by a handful of pages (`<a>` in HTML, SVG and MathML), never more.
+ */
+const MAX_NAMED = 20;
+/** Characters of a body read to make a named document's snippet (its first SNIPPET_TOKENS words). */
+const NAMED_BODY_CHARS = 600;
 /** FTS5's default automerge level, restored after a bulk load. */
 const FTS5_AUTOMERGE = 4;
 /** Pages of segment merging done once at the end of a bulk load (FTS5's `merge` command). */
@@ -381,62 +388,48 @@ class SqliteLocalIndex implements LocalIndex {
     if (limit === 0) return [];
     const all = buildMatchExpression(query, 'all');
     if (all === undefined) return [];
-    const any = buildMatchExpression(query, 'any') ?? all;
     return this.#run('read', () => {
-      const named = this.#named(query, any, limit, options);
-      // BM25 ranks the rest; asking for as many more as were named keeps `limit` after removing them.
-      let ranked = this.#query(all, limit + named.length, options);
-      if (ranked.length === 0 && hasSeveralWords(query)) ranked = this.#query(any, limit + named.length, options);
+      const named = this.#named(query, options);
+      // BM25 ranks the rest; asking for as many more as can be named keeps `limit` after removing them.
+      const wanted = limit + Math.min(named.length, limit);
+      let ranked = this.#query(all, wanted, options);
+      if (ranked.length === 0 && hasSeveralWords(query))
+        ranked = this.#query(buildMatchExpression(query, 'any') ?? all, wanted, options);
       if (named.length === 0) return ranked;
-      const first = new Set(named.map((hit) => hit.url));
-      return [...named, ...ranked.filter((hit) => !first.has(hit.url))].slice(0, limit);
+      return [
+        ...orderNamed(query, named, ranked),
+        ...ranked.filter((hit) => !named.some((n) => n.url === hit.url)),
+      ].slice(0, limit);
     });
   }
 
   /**
-   * The documents whose name key is the query's (`div element` finds `<div> HTML element`): one probe
-   * of the name-key index, then FTS5 for those rows only (for BM25 and the snippet). Among them, the
-   * title missing fewest of the query's words comes first (`color value type`: `<color> CSS value
-   * type` before `color SVG attribute`), then one that holds the query as typed (`<color>`), then the
-   * one with fewest other words (`<div> HTML element` before `<div> (web platform feature)`), then
-   * BM25's order.
+   * The documents whose name key is the query's (`div element` finds `<div> HTML element`), at most
+   * MAX_NAMED, in the order they were added: one probe
+   * of the name-key index and a rowid lookup per document found, with no full-text work, so a query
+   * that names nothing costs one index probe. Without a stored description, the beginning of the
+   * body stands in for the snippet: the page is about the name.
    */
-  #named(query: string, match: string, limit: number, options: LocalSearchOptions): LocalHit[] {
+  #named(query: string, options: LocalSearchOptions): LocalHit[] {
     const keys = nameKeys(query);
     const key = keys[0];
     if (key === undefined) return [];
-    const whole = keys[1] ?? key;
-    // CROSS JOIN keeps the name-key probe as the outer loop, so FTS5 only looks at those rowids.
+    // CROSS JOIN keeps the name-key probe as the outer loop; FTS5 is only read by rowid.
     const rows = this.#statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
-         CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
+         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet
        FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
-       WHERE d.name_key IN (?, ?) AND docs_fts MATCH ? AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
-       ORDER BY f.rank LIMIT ?`,
+       WHERE d.name_key IN (?, ?) AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
+       ORDER BY d.id LIMIT ?`,
     ).all(
       key,
-      whole,
-      match,
+      keys[1] ?? key,
       options.language ?? null,
       options.language ?? null,
       options.familyFriendlyOnly === true ? 1 : 0,
-      limit,
+      MAX_NAMED,
     ) as unknown as HitRow[];
-    if (rows.length < 2) return rows.map(toHit);
-    const asked = new Set(words(query.toLowerCase()));
-    const literal = query.trim().toLowerCase();
-    const distance = (row: HitRow) => {
-      const own = new Set(words(row.title.toLowerCase()));
-      let missing = 0;
-      for (const word of asked) if (!own.has(word)) missing += 1;
-      let extra = 0;
-      for (const word of own) if (!asked.has(word)) extra += 1;
-      // Missing words weigh most, then whether the title holds the query as typed (`<color>`
-      // names the type, not the `color` attribute), then the number of extra words.
-      return missing * 10_000 + (row.title.toLowerCase().includes(literal) ? 0 : 1_000) + extra;
-    };
-    const ordered = rows.map((row) => ({ row, distance: distance(row) }));
-    return ordered.sort((a, b) => a.distance - b.distance).map(({ row }) => toHit(row));
+    return rows.map((row) => toHit({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }));
   }
 
   #query(match: string, limit: number, options: LocalSearchOptions): LocalHit[] {
@@ -545,6 +538,42 @@ class SqliteLocalIndex implements LocalIndex {
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }
+}
+
+/**
+ * Orders the documents found by name: the title missing fewest of the query's words first
+ * (`color value type`: `<color> CSS value type` before `color SVG attribute`), then one that holds
+ * the query as typed (`<color>` names the type, not the `color` attribute), then the one with fewest
+ * other words (`<div> HTML element` before `<div> (web platform feature)`), then BM25's order
+ * (`ranked`), then the order they were added in.
+ */
+function orderNamed(query: string, named: LocalHit[], ranked: LocalHit[]): LocalHit[] {
+  if (named.length < 2) return named;
+  const asked = new Set(words(query.toLowerCase()));
+  const literal = query.trim().toLowerCase();
+  const bm25 = (hit: LocalHit) => {
+    const at = ranked.findIndex((other) => other.url === hit.url);
+    return at < 0 ? ranked.length : at;
+  };
+  const distance = (hit: LocalHit) => {
+    const own = new Set(words(hit.title.toLowerCase()));
+    let missing = 0;
+    for (const word of asked) if (!own.has(word)) missing += 1;
+    let extra = 0;
+    for (const word of own) if (!asked.has(word)) extra += 1;
+    // Missing words weigh most, then the literal, then extra words, then BM25's place.
+    return missing * 1_000_000 + (hit.title.toLowerCase().includes(literal) ? 0 : 100_000) + extra * 1_000 + bm25(hit);
+  };
+  return named
+    .map((hit, position) => ({ hit, position, distance: distance(hit) }))
+    .sort((a, b) => a.distance - b.distance || a.position - b.position)
+    .map(({ hit }) => hit);
+}
+
+/** The first SNIPPET_TOKENS words of `text`, with `…` when it goes on. */
+function leadingWords(text: string): string {
+  const tokens = text.trim().split(/\s+/);
+  return tokens.length > SNIPPET_TOKENS ? `${tokens.slice(0, SNIPPET_TOKENS).join(' ')}…` : tokens.join(' ');
 }
 
 function toHit(row: HitRow): LocalHit {
