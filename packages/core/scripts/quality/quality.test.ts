@@ -82,11 +82,13 @@ describe('search quality regression subset', () => {
     expect(first?.title).toContain(literal);
   });
 
-  it('keeps names in the descriptions it was given as text', async () => {
+  it('answers with descriptions that keep the names too', async () => {
     for (const [query, literal] of [
       ['div element', '<div>'],
+      ['code element', '<code>'],
       ['dialog element', '<dialog>'],
       ['input type date', '<input type="date">'],
+      ['color value type', '<color>'],
     ] as const) {
       const [first] = await searchAsCaller(provider, query, 1);
       expect(first?.description).toContain(literal);

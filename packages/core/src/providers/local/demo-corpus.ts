@@ -102,6 +102,20 @@ function decorate(prefix: string, name: string): string {
   return name;
 }
 
+/**
+ * The markup-like name of an element, CSS type or at-rule page (`<div>`, `<color>`, `@media`, or BCD's
+ * own label such as `calc()`), else undefined.
+ */
+function literalName(key: string, description: string | undefined): string | undefined {
+  const parts = key.split('.');
+  const { depth } = labelFor(key);
+  const prefix = parts.slice(0, depth).join('.');
+  const head = parts[depth];
+  if (head === undefined || parts.length !== depth + 1) return undefined;
+  if (!prefix.endsWith('elements') && prefix !== 'css.types' && prefix !== 'css.at-rules') return undefined;
+  return description || decorate(prefix, head);
+}
+
 /** A member of an interface or object, as MDN titles it. */
 function memberName(leaf: string, owner: string, isMethod: boolean): string {
   if (leaf === owner) return `${leaf}() constructor`;
@@ -247,7 +261,13 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
       language: 'en',
       family_friendly: true,
     };
-    const description = feature?.description ?? primary.description;
+    let description = feature?.description ?? primary.description;
+    // A feature can cover several pages (`color` covers the property and the `<color>` type) and its
+    // description is about one of them: a page named in markup-like form that it does not mention
+    // gets a description that names the page instead of another page's.
+    const literal = literalName(primary.key, primary.description);
+    if (feature?.description !== undefined && literal !== undefined && !feature.description.includes(literal))
+      description = `${title} on MDN Web Docs, part of the ${feature.name} web platform feature.`;
     if (description) doc.description = description;
     docs.push(doc);
   }
