@@ -6,7 +6,54 @@ import { type LocalDocument, openIndex } from '@openmates/core';
 /** A secret configured but not selected in the local cases: redaction must still remove it. */
 export const LOCAL_CANARY = 'openmates-canary-local-0000-not-a-real-key';
 
-/** The hostile documents the local cases search. */
+/**
+ * Reference pages whose names are written with markup-like characters, as the web platform's own
+ * vocabulary is: the index holds plain text, so `<div>` is a name that must reach the caller intact.
+ */
+export const NAMED_DOCUMENTS: LocalDocument[] = [
+  {
+    url: 'https://developer.mozilla.org/docs/Web/HTML/Reference/Elements/div',
+    title: '<div> HTML element',
+    body: 'The div element is the generic container for flow content.',
+    description: 'The <div> HTML element is the generic container for flow content.',
+    language: 'en',
+    family_friendly: true,
+  },
+  {
+    url: 'https://developer.mozilla.org/docs/Web/HTML/Reference/Elements/code',
+    title: '<code> HTML element',
+    body: 'The code element displays its contents as a fragment of computer code.',
+    description: 'The <code> element shows a fragment of computer code, such as Vec<T> or a < b > c.',
+    language: 'en',
+    family_friendly: true,
+  },
+  {
+    url: 'https://developer.mozilla.org/docs/Web/HTML/Reference/Elements/dialog',
+    title: '<dialog> HTML element',
+    body: 'The dialog element represents a modal dialog box.',
+    description: 'The <dialog> HTML element represents a modal dialog box, such as a confirmation prompt.',
+    language: 'en',
+    family_friendly: true,
+  },
+  {
+    url: 'https://developer.mozilla.org/docs/Web/HTML/Reference/Elements/input/date',
+    title: '<input type="date">',
+    body: 'Input elements of type date let the user enter a date in a text box.',
+    description: '<input> elements of type="date" let the user enter a date in a text box.',
+    language: 'en',
+    family_friendly: true,
+  },
+  {
+    url: 'https://developer.mozilla.org/docs/Web/CSS/Reference/Values/color_value',
+    title: '<color> CSS value type',
+    body: 'The color CSS data type represents a color in the sRGB color space.',
+    description: 'The <color> CSS data type represents a color.',
+    language: 'en',
+    family_friendly: true,
+  },
+];
+
+/** The hostile documents the local cases search, and the named reference pages. */
 export function localCorpus(): LocalDocument[] {
   const widgets = Array.from({ length: 12 }, (_, i) => ({
     url: `https://widgets.example.com/widget-${i + 1}`,
@@ -64,6 +111,7 @@ export function localCorpus(): LocalDocument[] {
       family_friendly: true,
     },
     ...widgets,
+    ...NAMED_DOCUMENTS,
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { ParityCase } from '../case.ts';
-import { LOCAL_CANARY } from '../local-corpus.ts';
+import { LOCAL_CANARY, NAMED_DOCUMENTS } from '../local-corpus.ts';
 import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
 
@@ -10,7 +10,8 @@ export const localCases: ParityCase[] = [
   {
     name: 'local-sanitized',
     assertion: 'web-search.response.sanitized',
-    description: 'Markup and invisible characters stored in the local index come out as plain text.',
+    description:
+      'The local index holds plain text: markup-like text comes out as written (never parsed), without its invisible characters.',
     provider,
     request: { requests: [{ query: 'abort fetch', count: 5 }] },
     expect: {
@@ -20,12 +21,34 @@ export const localCases: ParityCase[] = [
           results: [
             {
               url: 'https://docs.example.com/abort',
-              title: 'AbortController guide',
-              description: 'How to abort a fetch & clean up',
+              title: 'AbortController <b>guide</b><script>alert(1)</script>',
+              description: 'How to <i>abort</i> a fetch &amp; clean up',
             },
           ],
         },
       ],
+    },
+  },
+  {
+    name: 'local-names-kept',
+    assertion: 'web-search.response.sanitized',
+    description:
+      'Element and type names stored as text (<div>, <code>, <dialog>, <input>, <color>) stay in titles and descriptions.',
+    provider,
+    request: {
+      requests: [
+        { query: 'div element' },
+        { query: 'code element' },
+        { query: 'dialog element' },
+        { query: 'input type date' },
+        { query: 'color value type' },
+      ],
+    },
+    expect: {
+      groups: NAMED_DOCUMENTS.map((doc, i) => ({
+        id: i + 1,
+        results: [{ url: doc.url, title: doc.title, description: doc.description ?? '' }],
+      })),
     },
   },
   {

@@ -1,7 +1,8 @@
-import { MAX_NOTE_LENGTH } from '@openmates/contract';
+import { MAX_NOTE_LENGTH, MAX_TITLE_LENGTH } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { createRedactor } from './hygiene/index.ts';
+import type { RawCandidate } from './provider.ts';
 
 const SECRET = 'fixture-secret-value-0123456789';
 const redact = createRedactor([SECRET]);
@@ -11,13 +12,14 @@ describe('buildResults notes', () => {
     const { results } = buildResults(
       [
         {
+          format: 'html',
           url: 'https://example.org/a',
           title: 'A',
           description: 'From the page.',
           note: `<b>Cited</b> by the model &amp; ${SECRET} ${'x'.repeat(2 * MAX_NOTE_LENGTH)}`,
         },
-        { url: 'https://example.org/b', title: 'B', note: '<script>x()</script>' },
-        { url: 'https://example.org/c', title: 'C', note: 42 },
+        { format: 'html', url: 'https://example.org/b', title: 'B', note: '<script>x()</script>' },
+        { format: 'html', url: 'https://example.org/c', title: 'C', note: 42 },
       ],
       { filterTabloids: false, redact },
     );
@@ -40,5 +42,59 @@ describe('mergeSuggestions joiners (SPEC §8.6)', () => {
       'foo',
       'बk',
     ]);
+  });
+});
+
+describe('buildResults text formats', () => {
+  const build = (candidate: RawCandidate) =>
+    buildResults([candidate], { filterTabloids: false, redact }).results[0] ?? expect.unreachable('no result');
+
+  it('parses an html field: scripts, event-handler images and tags go, entities are decoded once', () => {
+    const result = build({
+      format: 'html',
+      url: 'https://example.org/h',
+      title: '<script>alert(1)</script><img src=x onerror=alert(1)><b>Vec&lt;T&gt;</b> guide',
+      description: 'a <i>&amp;lt;</i> b<script>document.cookie</script>',
+      note: '<strong>Cited</strong>',
+    });
+    expect(result.title).toBe('Vec<T> guide');
+    expect(result.description).toBe('a &lt; b');
+    expect(result.note).toBe('Cited');
+  });
+
+  it('keeps a text field as written: names in angle brackets, comparisons and entities stay', () => {
+    const result = build({
+      format: 'text',
+      url: 'https://example.org/t',
+      title: '<div> HTML element: Vec<T>',
+      description: 'a < b > c, and &amp; is not decoded\u200B\u202E',
+      note: 'Use <dialog> for Vec<T>',
+      age: '<1 hour',
+    });
+    expect(result.title).toBe('<div> HTML element: Vec<T>');
+    expect(result.description).toBe('a < b > c, and &amp; is not decoded');
+    expect(result.note).toBe('Use <dialog> for Vec<T>');
+    expect(result.age).toBe('<1 hour');
+  });
+
+  it('cleans and bounds a text field like an html one', () => {
+    const result = build({
+      format: 'text',
+      url: 'https://example.org/b',
+      title: `  <code>\u00A0 e\u0301${'x'.repeat(400)}`,
+      description: `${SECRET} <x>`,
+    });
+    expect(result.title.startsWith('<code> \u00E9x')).toBe(true);
+    expect([...result.title].length).toBeLessThanOrEqual(MAX_TITLE_LENGTH);
+    expect(result.description).toBe('[redacted] <x>');
+  });
+
+  it('falls back to the hostname for a text title that cleans to nothing', () => {
+    expect(build({ format: 'text', url: 'https://example.org/e', title: '\u200B \u202E' }).title).toBe('example.org');
+  });
+
+  it('parses a candidate whose format is not a declared one as html', () => {
+    const result = build({ format: 'markdown' as never, url: 'https://example.org/u', title: '<b>x</b>' });
+    expect(result.title).toBe('x');
   });
 });

@@ -11,9 +11,9 @@ import {
 import {
   admitParsedUrl,
   dedupeByUrl,
-  htmlToText,
   isTabloidHost,
   metaUrlOf,
+  providerText,
   sanitizeDescription,
   sanitizePassthrough,
   sanitizeTitle,
@@ -31,7 +31,8 @@ export interface BuildStats {
 
 /**
  * Turns a provider's raw candidates into contract results: URL admission, tabloid filter, exact
- * normalized-URL dedupe, HTML to bounded plain text (a generated `note` too), redaction, and the
+ * normalized-URL dedupe, bounded plain text from each candidate's declared `format` (a generated
+ * `note` too: HTML is parsed, plain text is only cleaned), redaction, and the
  * hard ceiling of 20. The caller bounds to the item's `count` (and the source budget) afterwards.
  */
 export function buildResults(
@@ -54,19 +55,21 @@ export function buildResults(
   stats.duplicate = admitted.length - unique.length;
   // Only what can be returned is turned into text.
   const results = unique.slice(0, MAX_RESULTS_PER_GROUP).map(({ url, parsed, candidate }) => {
+    // Anything but a declared `text` is parsed as HTML: markup is never let through by mistake.
+    const format = candidate.format === 'text' ? 'text' : 'html';
     const result: WebSearchResult = {
-      title: truncate(redact(sanitizeTitle(candidate.title, url)), MAX_TITLE_LENGTH),
+      title: truncate(redact(sanitizeTitle(candidate.title, url, format)), MAX_TITLE_LENGTH),
       url,
-      description: truncate(redact(sanitizeDescription(candidate.description)), MAX_DESCRIPTION_LENGTH),
+      description: truncate(redact(sanitizeDescription(candidate.description, format)), MAX_DESCRIPTION_LENGTH),
     };
-    const age = sanitizePassthrough(candidate.age);
+    const age = sanitizePassthrough(candidate.age, format);
     if (age !== undefined) result.age = redact(age);
-    const language = sanitizePassthrough(candidate.language);
+    const language = sanitizePassthrough(candidate.language, format);
     if (language !== undefined) result.language = redact(language);
     if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
     result.meta_url = metaUrlOf(parsed, candidate.favicon);
     // Model synthesis, kept apart from the page's own description; output fitting drops it first.
-    const note = typeof candidate.note === 'string' ? htmlToText(candidate.note, MAX_NOTE_LENGTH) : '';
+    const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
     if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
     return result;
   });

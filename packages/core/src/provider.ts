@@ -8,10 +8,27 @@ import type {
 } from '@openmates/contract';
 
 /**
+ * How a provider writes its text fields, taken from the provider's own documentation:
+ * - `html`: markup (Brave's snippets, with `<strong>` highlights and entities). It is parsed, never
+ *   regex-stripped: tags and attributes removed, `script`/`style` contents dropped, entities decoded once.
+ * - `text`: plain text (the local index, OpenAI's citation titles). It is never parsed as HTML, so
+ *   `<div>`, `Vec<T>`, `a < b > c` and `&amp;` reach the caller as written.
+ * Both get the same invisible-character cleaning, whitespace collapsing and bounds. When a provider's
+ * documentation does not say, choose `html`: markup left in text is only ugly, while text taken for
+ * markup loses words.
+ */
+export type TextFormat = 'html' | 'text';
+
+/**
  * What a provider returns for one result, before any hygiene. Every field is untrusted: the
- * engine turns it into a WebSearchResult (HTML to text, URL rules, bounds) or drops it.
+ * engine turns it into a WebSearchResult (text per `format`, URL rules, bounds) or drops it.
  */
 export interface RawCandidate {
+  /**
+   * How `title`, `description`, `note`, `age` and `language` are written (see TextFormat). Required,
+   * so every provider decides from its documentation; record the decision in docs/decisions.md.
+   */
+  format: TextFormat;
   title?: unknown;
   url?: unknown;
   description?: unknown;

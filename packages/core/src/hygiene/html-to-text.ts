@@ -1,4 +1,5 @@
 import { cleanText } from '@openmates/contract';
+import type { TextFormat } from '../provider.ts';
 import { BLOCK_ELEMENTS, HIDDEN_ELEMENTS } from './html-elements.ts';
 import { htmlParser } from './html-parser.ts';
 import { truncate } from './truncate.ts';
@@ -11,14 +12,20 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /**
  * Turns untrusted HTML (or plain text) into plain text of at most `maxCodePoints` code points:
  * parsed by htmlparser2, tags and attributes removed, contents of `HIDDEN_ELEMENTS` elements removed,
- * entities decoded exactly once (by the parser), lone surrogates replaced by U+FFFD, invisible,
- * control, bidi and tag characters removed, whitespace collapsed and trimmed, NFC, then cut between
- * graphemes (see `truncate`).
+ * entities decoded exactly once (by the parser), then cleaned as `cleanPlainText` does.
  * The result may contain `<` or `&`: it is text, and must be rendered as text.
  */
 export function htmlToText(input: string, maxCodePoints: number): string {
   // Without `<` or `&` there is no markup and no entity: the parser would return the text as is.
-  const text = input.includes('<') || input.includes('&') ? parseText(input) : input;
+  return cleanPlainText(input.includes('<') || input.includes('&') ? parseText(input) : input, maxCodePoints);
+}
+
+/**
+ * Cleans untrusted plain text, never parsing it as HTML (`<div>` and `&amp;` stay as written): lone
+ * surrogates replaced by U+FFFD, invisible, control, bidi and tag characters removed, whitespace
+ * collapsed and trimmed, NFC, then cut between graphemes to at most `maxCodePoints` (see `truncate`).
+ */
+export function cleanPlainText(text: string, maxCodePoints: number): string {
   // Most provider text is printable ASCII, where cleaning only collapses runs of spaces and NFC
   // changes nothing: one scan instead of four passes with Unicode property classes.
   if (PRINTABLE_ASCII.test(text))
@@ -26,6 +33,11 @@ export function htmlToText(input: string, maxCodePoints: number): string {
   // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
   // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
   return truncate(cleanText(text.replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
+}
+
+/** Provider text in `format` as bounded plain text: `htmlToText` for `html`, `cleanPlainText` for `text`. */
+export function providerText(input: string, format: TextFormat, maxCodePoints: number): string {
+  return format === 'text' ? cleanPlainText(input, maxCodePoints) : htmlToText(input, maxCodePoints);
 }
 
 /** The text content of an HTML fragment, without the contents of `HIDDEN_ELEMENTS` elements. */

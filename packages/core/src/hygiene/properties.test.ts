@@ -1,7 +1,7 @@
 import { cleanText, codePointLength } from '@openmates/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from './html-to-text.ts';
+import { cleanPlainText, htmlToText } from './html-to-text.ts';
 import { createRedactor, MIN_REDACTED_SECRET_LENGTH, REDACTED } from './redact.ts';
 import { sanitizeDescription, sanitizePassthrough, sanitizeTitle } from './sanitize-text.ts';
 import { truncate } from './truncate.ts';
@@ -145,6 +145,17 @@ describe('text hygiene properties', () => {
     );
   });
 
+  it('cleanPlainText never parses: it keeps every `<`, `>` and `&` and cleans exactly as the full rule does', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 300 }), (input, max) => {
+        const out = cleanPlainText(input, max);
+        expectPlainAndBounded(out, max);
+        expect(out).toBe(truncate(cleanText(input.replace(/\p{Cs}/gu, '\uFFFD')).normalize('NFC'), max));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('truncate never exceeds its bound nor leaves surrounding whitespace or a lone surrogate', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer({ min: 0, max: 100 }), (input, max) => {
@@ -184,14 +195,16 @@ describe('text hygiene properties', () => {
       .filter((u): u is string => u !== null);
     fc.assert(
       fc.property(fc.oneof(text, fc.anything()), url, (raw, admitted) => {
-        const title = sanitizeTitle(raw, admitted);
-        expectPlainAndBounded(title, 300);
-        expect(title.length).toBeGreaterThan(0);
-        expectPlainAndBounded(sanitizeDescription(raw), 1000);
-        const passthrough = sanitizePassthrough(raw);
-        if (passthrough !== undefined) {
-          expectPlainAndBounded(passthrough, 64);
-          expect(passthrough.length).toBeGreaterThan(0);
+        for (const format of ['html', 'text'] as const) {
+          const title = sanitizeTitle(raw, admitted, format);
+          expectPlainAndBounded(title, 300);
+          expect(title.length).toBeGreaterThan(0);
+          expectPlainAndBounded(sanitizeDescription(raw, format), 1000);
+          const passthrough = sanitizePassthrough(raw, format);
+          if (passthrough !== undefined) {
+            expectPlainAndBounded(passthrough, 64);
+            expect(passthrough.length).toBeGreaterThan(0);
+          }
         }
       }),
       { numRuns: 1000 },

@@ -31,6 +31,21 @@ describe('sanitizeTitle', () => {
   });
 });
 
+describe('text format', () => {
+  it('keeps names in angle brackets, comparisons and entities as written', () => {
+    expect(sanitizeTitle('Vec<T> and <div>', URL_, 'text')).toBe('Vec<T> and <div>');
+    expect(sanitizeDescription('a < b > c &amp; <script>x</script>', 'text')).toBe(
+      'a < b > c &amp; <script>x</script>',
+    );
+    expect(sanitizePassthrough('<1 hour', 'text')).toBe('<1 hour');
+  });
+
+  it('still removes invisible characters and collapses whitespace', () => {
+    expect(sanitizeTitle(' <code>\u200B\u202E\n element ', URL_, 'text')).toBe('<code> element');
+    expect(sanitizeTitle('\u200B', URL_, 'text')).toBe('www.example.com');
+  });
+});
+
 describe('sanitizeDescription', () => {
   it('turns HTML into plain text and may be empty', () => {
     expect(sanitizeDescription('A <strong>fast</strong>&nbsp;guide')).toBe('A fast guide');

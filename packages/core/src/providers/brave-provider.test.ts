@@ -142,9 +142,10 @@ describe('Brave provider: answers', () => {
     expect(answer.suggestions).toBeUndefined();
   });
 
-  it('passes hostile text and bad URLs through untouched: hygiene is the engine’s', async () => {
+  it('passes hostile text and bad URLs through untouched, declared as HTML: hygiene is the engine’s', async () => {
     const hostile = await provider().search(query('hostile'), context().context);
     expect(String(hostile.candidates[0]?.title)).toContain('<script>');
+    expect(new Set(hostile.candidates.map((c) => c.format))).toEqual(new Set(['html']));
     const bad = await provider().search(query('badurls'), context().context);
     expect(bad.candidates.map((c) => c.url)).toContain('javascript:alert(1)');
     expect(bad.candidates.map((c) => c.favicon)).toContain('http://example.org/favicon.ico');

@@ -262,6 +262,9 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
 function toCandidate(result: BraveResult): RawCandidate {
   const meta = result.meta_url;
   return {
+    // Brave documents `title` and `description` as HTML: matches come wrapped in `<strong>`, and
+    // the text carries entities.
+    format: 'html',
     title: result.title,
     url: result.url,
     description: result.description,

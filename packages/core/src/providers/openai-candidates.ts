@@ -52,7 +52,9 @@ export function answerFromReceipt(receipt: SearchReceipt, query: string): Provid
     const { url } = annotation;
     if (typeof url !== 'string' || seen.has(url)) continue;
     seen.add(url);
-    const candidate: RawCandidate = { url, title: annotation.title };
+    // A citation's title is the page's title as plain text, and the note is the model's own
+    // (markdown) text: neither is HTML, so `Vec<T>` in either stays as written.
+    const candidate: RawCandidate = { format: 'text', url, title: annotation.title };
     const note = citationNote(
       receipt.texts.get(`${itemId}:${contentIndex}`),
       annotation.start_index,
@@ -70,7 +72,7 @@ export function answerFromReceipt(receipt: SearchReceipt, query: string): Provid
       const { url } = source;
       if (typeof url !== 'string' || seen.has(url)) continue;
       seen.add(url);
-      candidates.push({ url });
+      candidates.push({ format: 'text', url });
     }
   }
 

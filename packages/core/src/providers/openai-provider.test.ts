@@ -104,13 +104,14 @@ describe('a successful search', () => {
     const answer = await provider.search(query('rust async runtimes'), context());
     expect(answer.candidates).toEqual([
       {
+        format: 'text',
         url: 'https://www.example.com/articles/rust-async-runtimes?utm_source=openai',
         title: 'rust async runtimes — Example Articles',
         note: 'rust async runtimes is covered in detail by Example Articles.',
       },
-      { url: 'https://docs.example.org/rust-async-runtimes' },
-      { url: 'https://news.example.net/rust-async-runtimes/latest' },
-      { url: 'https://wiki.example.edu/wiki/rust-async-runtimes' },
+      { format: 'text', url: 'https://docs.example.org/rust-async-runtimes' },
+      { format: 'text', url: 'https://news.example.net/rust-async-runtimes/latest' },
+      { format: 'text', url: 'https://wiki.example.edu/wiki/rust-async-runtimes' },
     ]);
     for (const candidate of answer.candidates) expect(candidate.description).toBeUndefined();
   });

@@ -350,7 +350,12 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
 }
 
 function toCandidate(result: Record<string, unknown>): RawCandidate {
-  const candidate: RawCandidate = { title: result.title, url: result.url, description: result.content };
+  const candidate: RawCandidate = {
+    format: SEARXNG_TEXT_FORMAT,
+    title: result.title,
+    url: result.url,
+    description: result.content,
+  };
   // SearXNG serializes publishedDate as ISO 8601 (or null); shown as the result's age, a date.
   if (typeof result.publishedDate === 'string' && !Number.isNaN(Date.parse(result.publishedDate)))
     candidate.age = result.publishedDate.slice(0, 10);

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "486e94f2cd522efdbe8c1afe6b9911362dab6ae61e21de88b78ed8d6903823e1"
+CONTRACT_FINGERPRINT: Final = "25d2e2866c3dd6536d290736d51caf7b298b53a9b52c563267a668fdd4404271"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

@@ -699,7 +699,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "486e94f2cd522efdbe8c1afe6b9911362dab6ae61e21de88b78ed8d6903823e1";
+export const CONTRACT_FINGERPRINT = "25d2e2866c3dd6536d290736d51caf7b298b53a9b52c563267a668fdd4404271";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

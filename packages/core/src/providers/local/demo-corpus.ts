@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
 
@@ -10,8 +11,6 @@ import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from '.
  * that a fresh install answers real queries offline. No third-party text is committed.
  */
 
-/** Bumped when the way documents are derived changes, so existing demo indexes are rebuilt. */
-const BUILDER_REVISION = 1;
 /** `source` tag of demo documents; a rebuild replaces these and nothing else. */
 export const DEMO_SOURCE = 'demo';
 /** Meta key holding the demo corpus version built into an index (or `cleared`). */
@@ -45,10 +44,15 @@ function dataPaths(): { bcd: string; features: string } {
   return { bcd: require.resolve('@mdn/browser-compat-data'), features: require.resolve('web-features/data.json') };
 }
 
-/** The version string of the demo corpus the installed packages produce, e.g. `bcd@8.1.9+web-features@3.40.0+r1`. */
+/**
+ * The version string of the demo corpus, e.g. `bcd@8.1.9+web-features@3.40.0+3f2a9c41d0be`: the data
+ * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`, which a test keeps
+ * current). A demo index of another version is rebuilt on its next open, so a change to the recipe
+ * reaches existing users without them deleting their index.
+ */
 export function demoCorpusVersion(): string {
   const paths = dataPaths();
-  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+r${BUILDER_REVISION}`;
+  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+${DEMO_CORPUS_DIGEST}`;
 }
 
 /** Readable category of a BCD key prefix, longest prefix first. */
@@ -96,6 +100,20 @@ function decorate(prefix: string, name: string): string {
   if (prefix === 'css.at-rules') return `@${name}`;
   if (prefix === 'css.types') return `<${name}>`;
   return name;
+}
+
+/**
+ * The markup-like name of an element, CSS type or at-rule page (`<div>`, `<color>`, `@media`, or BCD's
+ * own label such as `calc()`), else undefined.
+ */
+function literalName(key: string, description: string | undefined): string | undefined {
+  const parts = key.split('.');
+  const { depth } = labelFor(key);
+  const prefix = parts.slice(0, depth).join('.');
+  const head = parts[depth];
+  if (head === undefined || parts.length !== depth + 1) return undefined;
+  if (!prefix.endsWith('elements') && prefix !== 'css.types' && prefix !== 'css.at-rules') return undefined;
+  return description || decorate(prefix, head);
 }
 
 /** A member of an interface or object, as MDN titles it. */
@@ -243,7 +261,13 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
       language: 'en',
       family_friendly: true,
     };
-    const description = feature?.description ?? primary.description;
+    let description = feature?.description ?? primary.description;
+    // A feature can cover several pages (`color` covers the property and the `<color>` type) and its
+    // description is about one of them: a page named in markup-like form that it does not mention
+    // gets a description that names the page instead of another page's.
+    const literal = literalName(primary.key, primary.description);
+    if (feature?.description !== undefined && literal !== undefined && !feature.description.includes(literal))
+      description = `${title} on MDN Web Docs, part of the ${feature.name} web platform feature.`;
     if (description) doc.description = description;
     docs.push(doc);
   }

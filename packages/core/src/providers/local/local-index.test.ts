@@ -275,3 +275,106 @@ describe('stats and clear', () => {
     expect(urls('x')).toEqual([]);
   });
 });
+
+describe('exact names first', () => {
+  const media = (feature: string) =>
+    doc(
+      `media/${feature}`,
+      `@media: ${feature} media feature`,
+      `The ${feature} media feature of @media media queries.`,
+    );
+
+  beforeEach(() => {
+    index.addDocuments([
+      ...['width', 'height', 'orientation', 'resolution'].map(media),
+      doc('media', '@media CSS at-rule', 'Applies styles when a media query matches.'),
+      doc('div-feature', '<div> (web platform feature)', 'The div element. Div div div.'),
+      doc('div', '<div> HTML element', 'The generic container for flow content.'),
+      doc('wasm-div', 'instructions: div', 'Division: div div div div.'),
+      doc('color-attr', 'color SVG attribute', 'The color attribute of SVG: a color value.'),
+      doc('color-type', '<color> CSS value type', 'A color in sRGB.'),
+      doc('map', 'Array.prototype.map()', 'Creates a new array from calling a function on every element.'),
+      doc('typed-map', 'TypedArray.prototype.map()', 'Array map for typed arrays: map map map.'),
+      doc('flat-map', 'Array.prototype.flatMap()', 'Array map then flat: map map.'),
+      doc('has', ':has() CSS selector', 'Matches an element if any relative selector matches.'),
+      doc('headers-has', 'Headers: has() method', 'Whether a Headers object has a header: has has has.'),
+    ]);
+  });
+
+  it.each([
+    ['@media', 'media'],
+    ['media at-rule', 'media'],
+    ['div', 'div'],
+    ['<div>', 'div'],
+    ['div element', 'div'],
+    ['color value type', 'color-type'],
+    ['<color>', 'color-type'],
+    ['Array map', 'map'],
+    ['Array.prototype.map()', 'map'],
+    ['array map method', 'map'],
+    [':has', 'has'],
+    ['has selector', 'has'],
+  ])('%s puts its own page first', (query, first) => {
+    expect(urls(query)[0]).toBe(first);
+  });
+
+  it('keeps BM25 order for the rest, without repeating the named page', () => {
+    const found = urls('@media');
+    expect(found.slice(1).sort()).toEqual(['media/height', 'media/orientation', 'media/resolution', 'media/width']);
+    expect(new Set(found).size).toBe(found.length);
+    expect(urls('@media', { limit: 2 })).toHaveLength(2);
+  });
+
+  it('describes a named page without a description by the beginning of its body', () => {
+    const [first] = index.search('div', { limit: 1 });
+    expect(first).toMatchObject({
+      title: '<div> HTML element',
+      description: 'The generic container for flow content.',
+    });
+    index.addDocuments([doc('long', 'Longname', `${'word '.repeat(40)}end`)]);
+    expect(index.search('longname', { limit: 1 })[0]?.description).toBe(`${'word '.repeat(32).trim()}…`);
+  });
+
+  it('applies the language and safe-search filters to named pages too', () => {
+    index.addDocuments([doc('de-div', '<div>', 'Ein div Element.', { language: 'de' })]);
+    expect(urls('div', { limit: 10, language: 'en' })).toEqual([]);
+    expect(urls('div', { limit: 10, language: 'de' })).toEqual(['de-div']);
+    expect(urls('div', { limit: 10, familyFriendlyOnly: true })).toEqual([]);
+  });
+
+  it("falls back to BM25 alone when no title is the query's name", () => {
+    expect(urls('generic container')).toEqual(['div']);
+  });
+});
+
+describe('an index of layout 1', () => {
+  it('is upgraded in place: its documents stay and exact names rank first', () => {
+    const path = join(dir, 'layout-1.db');
+    const db = new DatabaseSync(path);
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE docs (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, description TEXT, language TEXT,
+        published TEXT, family_friendly INTEGER, source TEXT NOT NULL DEFAULT 'user');
+      CREATE VIRTUAL TABLE docs_fts USING fts5(title, body, title_parts, body_parts,
+        tokenize = 'porter unicode61 remove_diacritics 2');
+      INSERT INTO meta VALUES ('schema', '1');
+      INSERT INTO docs (id, url) VALUES (1, 'https://example.com/one'), (2, 'https://example.com/media');
+      INSERT INTO docs_fts (rowid, title, body, title_parts, body_parts) VALUES
+        (1, '@media: width media feature', 'media media media', '', ''),
+        (2, '@media CSS at-rule', 'rules', '', '');
+    `);
+    db.close();
+    const upgraded = openIndex(path);
+    try {
+      expect(upgraded.count()).toBe(2);
+      expect(upgraded.search('@media', { limit: 5 }).map((hit) => hit.url)).toEqual([
+        'https://example.com/media',
+        'https://example.com/one',
+      ]);
+    } finally {
+      upgraded.close();
+    }
+    const reopened = openIndex(path);
+    reopened.close();
+  });
+});

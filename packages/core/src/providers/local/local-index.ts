@@ -3,10 +3,14 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
 import { type LocalDocument, type StoredDocument, toStoredDocument } from './local-document.ts';
-import { identifierParts } from './split-identifiers.ts';
+import { nameKey, nameKeys } from './name-key.ts';
+import { identifierParts, words } from './split-identifiers.ts';
 
-/** The on-disk layout this code reads and writes; another value means another layout. */
-export const INDEX_SCHEMA_VERSION = '1';
+/**
+ * The on-disk layout this code reads and writes; another value means another layout. Layout 1 (no
+ * name keys) is upgraded in place when opened.
+ */
+export const INDEX_SCHEMA_VERSION = '2';
 /** Documents written per transaction by `addDocuments` (default). */
 export const DEFAULT_BATCH_SIZE = 5_000;
 /**
@@ -16,6 +20,13 @@ export const DEFAULT_BATCH_SIZE = 5_000;
 export const BM25_WEIGHTS = [10.0, 1.0, 5.0, 0.5] as const;
 /** Tokens in a snippet (FTS5 allows at most 64). */
 const SNIPPET_TOKENS = 32;
+/**
+ * Most documents read for one name key; they are ordered (see `orderNamed`) before the search's own
+ * limit applies. Names are shared by a handful of pages (`<a>` in HTML, SVG and MathML), never more.
+ */
+const MAX_NAMED = 20;
+/** Characters of a body read to make a named document's snippet (its first SNIPPET_TOKENS words). */
+const NAMED_BODY_CHARS = 600;
 /** FTS5's default automerge level, restored after a bulk load. */
 const FTS5_AUTOMERGE = 4;
 /** Pages of segment merging done once at the end of a bulk load (FTS5's `merge` command). */
@@ -121,8 +132,10 @@ CREATE TABLE IF NOT EXISTS docs (
   language TEXT,
   published TEXT,
   family_friendly INTEGER,
-  source TEXT NOT NULL DEFAULT 'user'
+  source TEXT NOT NULL DEFAULT 'user',
+  name_key TEXT
 );
+CREATE INDEX IF NOT EXISTS docs_name_key ON docs (name_key);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
   title, body, title_parts, body_parts,
   tokenize = 'porter unicode61 remove_diacritics 2'
@@ -165,7 +178,11 @@ export function openIndex(path: string): LocalIndex {
         throw error;
       }
     }
-    const schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    let schema = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    if (schema?.value === '1') {
+      addNameKeys(db);
+      schema = { value: INDEX_SCHEMA_VERSION };
+    }
     if (schema?.value !== INDEX_SCHEMA_VERSION)
       throw new Error(`index layout ${schema?.value ?? 'unknown'} is not ${INDEX_SCHEMA_VERSION}; clear or remove it`);
   } catch (error) {
@@ -173,6 +190,33 @@ export function openIndex(path: string): LocalIndex {
     throw new LocalIndexError(`cannot open the local index at ${path}: ${reason(error)}`, { cause: error });
   }
   return new SqliteLocalIndex(path, db);
+}
+
+/**
+ * Upgrades layout 1 to 2: each document's name key (see `nameKey`), computed from its stored title,
+ * in one transaction, so an index from an earlier version keeps its documents.
+ */
+function addNameKeys(db: DatabaseSync): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Another process may have upgraded it while this one waited for the lock.
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    if (row?.value === '1') {
+      db.exec('ALTER TABLE docs ADD COLUMN name_key TEXT');
+      const update = db.prepare('UPDATE docs SET name_key = ? WHERE id = ?');
+      for (const doc of db.prepare('SELECT rowid AS id, title FROM docs_fts').iterate() as Iterable<{
+        id: number;
+        title: string;
+      }>)
+        update.run(nameKey(doc.title), doc.id);
+      db.exec('CREATE INDEX docs_name_key ON docs (name_key)');
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(INDEX_SCHEMA_VERSION);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 interface HitRow {
@@ -216,13 +260,20 @@ class SqliteLocalIndex implements LocalIndex {
   }
 
   #store(doc: StoredDocument, source: string): boolean {
-    const values: SQLInputValue[] = [doc.description, doc.language, doc.published, doc.family_friendly, source];
+    const values: SQLInputValue[] = [
+      doc.description,
+      doc.language,
+      doc.published,
+      doc.family_friendly,
+      source,
+      nameKey(doc.title),
+    ];
     // Insert first: a new URL (the common case) then costs one index probe, not two. Not with
     // `RETURNING id`: under node:sqlite that statement halved the ingest rate (11k against 21k docs/s
     // on `pnpm bench:index`); `changes` and `lastInsertRowid` say the same.
     const inserted = this.#statement(
-      `INSERT INTO docs (url, description, language, published, family_friendly, source) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (url) DO NOTHING`,
+      `INSERT INTO docs (url, description, language, published, family_friendly, source, name_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING`,
     ).run(doc.url, ...values);
     const isNew = Number(inserted.changes) === 1;
     let id: number;
@@ -231,7 +282,7 @@ class SqliteLocalIndex implements LocalIndex {
       id = (this.#statement('SELECT id FROM docs WHERE url = ?').get(doc.url) as { id: number }).id;
       this.#statement('DELETE FROM docs_fts WHERE rowid = ?').run(id);
       this.#statement(
-        'UPDATE docs SET description = ?, language = ?, published = ?, family_friendly = ?, source = ? WHERE id = ?',
+        'UPDATE docs SET description = ?, language = ?, published = ?, family_friendly = ?, source = ?, name_key = ? WHERE id = ?',
       ).run(...values, id);
     }
     this.#statement('INSERT INTO docs_fts (rowid, title, body, title_parts, body_parts) VALUES (?, ?, ?, ?, ?)').run(
@@ -338,10 +389,47 @@ class SqliteLocalIndex implements LocalIndex {
     const all = buildMatchExpression(query, 'all');
     if (all === undefined) return [];
     return this.#run('read', () => {
-      const hits = this.#query(all, limit, options);
-      if (hits.length > 0 || !hasSeveralWords(query)) return hits;
-      return this.#query(buildMatchExpression(query, 'any') ?? all, limit, options);
+      const named = this.#named(query, options);
+      // BM25 ranks the rest; asking for as many more as can be named keeps `limit` after removing them.
+      const wanted = limit + Math.min(named.length, limit);
+      let ranked = this.#query(all, wanted, options);
+      if (ranked.length === 0 && hasSeveralWords(query))
+        ranked = this.#query(buildMatchExpression(query, 'any') ?? all, wanted, options);
+      if (named.length === 0) return ranked;
+      return [
+        ...orderNamed(query, named, ranked),
+        ...ranked.filter((hit) => !named.some((n) => n.url === hit.url)),
+      ].slice(0, limit);
     });
+  }
+
+  /**
+   * The documents whose name key is the query's (`div element` finds `<div> HTML element`), at most
+   * MAX_NAMED, in the order they were added: one probe
+   * of the name-key index and a rowid lookup per document found, with no full-text work, so a query
+   * that names nothing costs one index probe. Without a stored description, the beginning of the
+   * body stands in for the snippet: the page is about the name.
+   */
+  #named(query: string, options: LocalSearchOptions): LocalHit[] {
+    const keys = nameKeys(query);
+    const key = keys[0];
+    if (key === undefined) return [];
+    // CROSS JOIN keeps the name-key probe as the outer loop; FTS5 is only read by rowid.
+    const rows = this.#statement(
+      `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
+         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet
+       FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
+       WHERE d.name_key IN (?, ?) AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)
+       ORDER BY d.id LIMIT ?`,
+    ).all(
+      key,
+      keys[1] ?? key,
+      options.language ?? null,
+      options.language ?? null,
+      options.familyFriendlyOnly === true ? 1 : 0,
+      MAX_NAMED,
+    ) as unknown as HitRow[];
+    return rows.map((row) => toHit({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }));
   }
 
   #query(match: string, limit: number, options: LocalSearchOptions): LocalHit[] {
@@ -358,13 +446,7 @@ class SqliteLocalIndex implements LocalIndex {
       options.familyFriendlyOnly === true ? 1 : 0,
       limit,
     ) as unknown as HitRow[];
-    return rows.map((row) => {
-      const hit: LocalHit = { url: row.url, title: row.title, description: row.description ?? row.snippet ?? '' };
-      if (row.language !== null) hit.language = row.language;
-      if (row.published !== null) hit.published = row.published;
-      if (row.family_friendly !== null) hit.family_friendly = row.family_friendly === 1;
-      return hit;
-    });
+    return rows.map(toHit);
   }
 
   count(): number {
@@ -456,6 +538,50 @@ class SqliteLocalIndex implements LocalIndex {
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }
+}
+
+/**
+ * Orders the documents found by name: the title missing fewest of the query's words first
+ * (`color value type`: `<color> CSS value type` before `color SVG attribute`), then one that holds
+ * the query as typed (`<color>` names the type, not the `color` attribute), then the one with fewest
+ * other words (`<div> HTML element` before `<div> (web platform feature)`), then BM25's order
+ * (`ranked`), then the order they were added in.
+ */
+function orderNamed(query: string, named: LocalHit[], ranked: LocalHit[]): LocalHit[] {
+  if (named.length < 2) return named;
+  const asked = new Set(words(query.toLowerCase()));
+  const literal = query.trim().toLowerCase();
+  const bm25 = (hit: LocalHit) => {
+    const at = ranked.findIndex((other) => other.url === hit.url);
+    return at < 0 ? ranked.length : at;
+  };
+  const distance = (hit: LocalHit) => {
+    const own = new Set(words(hit.title.toLowerCase()));
+    let missing = 0;
+    for (const word of asked) if (!own.has(word)) missing += 1;
+    let extra = 0;
+    for (const word of own) if (!asked.has(word)) extra += 1;
+    // Missing words weigh most, then the literal, then extra words, then BM25's place.
+    return missing * 1_000_000 + (hit.title.toLowerCase().includes(literal) ? 0 : 100_000) + extra * 1_000 + bm25(hit);
+  };
+  return named
+    .map((hit, position) => ({ hit, position, distance: distance(hit) }))
+    .sort((a, b) => a.distance - b.distance || a.position - b.position)
+    .map(({ hit }) => hit);
+}
+
+/** The first SNIPPET_TOKENS words of `text`, with `…` when it goes on. */
+function leadingWords(text: string): string {
+  const tokens = text.trim().split(/\s+/);
+  return tokens.length > SNIPPET_TOKENS ? `${tokens.slice(0, SNIPPET_TOKENS).join(' ')}…` : tokens.join(' ');
+}
+
+function toHit(row: HitRow): LocalHit {
+  const hit: LocalHit = { url: row.url, title: row.title, description: row.description ?? row.snippet ?? '' };
+  if (row.language !== null) hit.language = row.language;
+  if (row.published !== null) hit.published = row.published;
+  if (row.family_friendly !== null) hit.family_friendly = row.family_friendly === 1;
+  return hit;
 }
 
 function isSqliteError(error: unknown): boolean {

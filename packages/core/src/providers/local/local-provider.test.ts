@@ -119,6 +119,7 @@ describe('createLocalProvider', () => {
       const strict = await provider.search(query('lynx', { safesearch: 'strict' }), context);
       expect(strict.candidates).toEqual([
         {
+          format: 'text',
           url: 'https://a.example/',
           title: 'Lynx one',
           description: 'x',

@@ -33,7 +33,9 @@ function notConfigured(error: unknown): ProviderNotConfiguredError {
 }
 
 function toCandidate(hit: LocalHit): RawCandidate {
-  const candidate: RawCandidate = { url: hit.url, title: hit.title, description: hit.description };
+  // The index stores plain text (HTML files and the demo corpus's HTML are turned into text when
+  // they are added), so a stored `<div>` is the name of an element, not markup.
+  const candidate: RawCandidate = { format: 'text', url: hit.url, title: hit.title, description: hit.description };
   if (hit.published !== undefined) candidate.age = hit.published;
   if (hit.language !== undefined) candidate.language = hit.language;
   if (hit.family_friendly !== undefined) candidate.family_friendly = hit.family_friendly;
