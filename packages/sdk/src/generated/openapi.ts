@@ -292,6 +292,11 @@ export interface components {
             status: "ok";
             /** @enum {string} */
             provider: "local" | "brave" | "openai";
+            /**
+             * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
+             * @enum {string}
+             */
+            redis?: "ok" | "down";
         };
     };
     responses: never;
@@ -544,7 +549,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48";
+export const CONTRACT_FINGERPRINT = "dd0bdbb452d1d34964100bac01a1e6646bc9ccd852814a4f1017f7aa8333baea";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
