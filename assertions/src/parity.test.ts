@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
 import { CASES } from './cases/index.ts';
 import { createCliDriver } from './drivers/cli-driver.ts';
+import { createClusterDriver } from './drivers/cluster-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
@@ -33,6 +34,7 @@ const drivers: SurfaceDriver[] = [
   createSdkDriver(),
   createCliDriver(),
   createWebDriver(),
+  createClusterDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
@@ -66,10 +68,18 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
   };
-  return {
+  const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
+    brave: () => brave.requests.length,
+    openai: () => openai.requests.length,
+    local: undefined,
+  };
+  const environment: CaseEnvironment = {
     env: { ...COMMON, ...providerEnv[provider], ...testCase.env },
     canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY],
   };
+  const calls = fixtureCalls[provider];
+  if (calls) environment.providerCalls = calls;
+  return environment;
 }
 
 for (const driver of drivers) {
