@@ -9,7 +9,7 @@ import {
   startReplica,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, requireBuild } from './run-cli.ts';
+import { BIN, baseEnv, requireBuild, runCli } from './run-cli.ts';
 
 // Two real `openmates serve` replicas sharing one real Redis (SPEC §8.1), as a deployment runs them.
 // Each describe block has its own pair, configured for what it proves; Redis is flushed between tests.
@@ -94,6 +94,22 @@ async function untilRedis(replicas: readonly Replica[], state: 'ok' | 'down'): P
 
 const callsFor = (text: string) => brave.requests.filter((r) => r.query.q === text).length;
 const withoutRequestId = (body: Record<string, unknown>) => ({ ...body, request_id: undefined });
+
+describe('openmates doctor with OPENMATES_REDIS_URL', () => {
+  it('reports redis ok when it answers, down (with the fix) when nothing listens, never the password', async () => {
+    const up = await runCli(['doctor', '--json'], replicaEnv({}));
+    expect(JSON.parse(up.stdout).redis).toBe('ok');
+    const closed = replicaEnv({ OPENMATES_REDIS_URL: 'redis://:door-password-0123@127.0.0.1:1' });
+    const down = await runCli(['doctor', '--json'], closed);
+    const report = JSON.parse(down.stdout) as { redis: string; checks: { name: string; ok: boolean; fix?: string }[] };
+    expect(report.redis).toBe('down');
+    expect(report.checks.find((c) => c.name === 'redis')).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining('OPENMATES_REDIS_URL'),
+    });
+    expect(down.stdout + down.stderr).not.toContain('door-password-0123');
+  });
+});
 
 describe('two replicas with a per-key limit of 5 a minute', () => {
   let a: Replica;
