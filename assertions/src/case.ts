@@ -2,11 +2,29 @@ import type { AssertionId } from './catalogue.ts';
 import type { Outcome } from './outcome.ts';
 
 /** The surfaces of SPEC §5, plus `contract` (validation alone, no provider). */
-export const SURFACES = ['contract', 'core', 'rest', 'trpc', 'sdk', 'pip', 'cli', 'web', 'mcp', 'mcp-http'] as const;
+export const SURFACES = [
+  'contract',
+  'core',
+  'rest',
+  'trpc',
+  'sdk',
+  'pip',
+  'cli',
+  'web',
+  'mcp',
+  'mcp-http',
+  'cluster',
+] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Surfaces that speak HTTP to a server, where transport rules (413, 415, broken JSON) exist. */
-export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc'];
+export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
+
+/**
+ * Columns that run another surface's cases: `cluster` is REST through a proxy in front of several
+ * replicas, so it runs every case REST runs.
+ */
+export const CASES_OF: Partial<Record<Surface, Surface>> = { cluster: 'rest' };
 
 /** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
 export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
@@ -28,6 +46,8 @@ export interface ParityCase {
   env?: Record<string, string>;
   /** The surfaces that can express the case; every surface when absent. */
   surfaces?: readonly Surface[];
+  /** Columns left out although they run a listed surface's cases (`CASES_OF`), with the reason beside it. */
+  except?: readonly Surface[];
   /** The expected outcome, exactly, or a check that throws when the outcome is wrong. */
   expect: Outcome | ((outcome: Outcome) => void);
   /** Strings that must appear nowhere in what the surface emitted (bodies, headers, output, logs). */
@@ -55,6 +75,8 @@ export interface CaseEnvironment {
   env: Record<string, string>;
   /** Secrets the fixtures carry; they must never appear in a transcript. */
   canaries: readonly string[];
+  /** How many requests the case's fixture provider has received so far (absent for the local index). */
+  providerCalls?: () => number;
 }
 
 /** Runs cases on one surface, the way a user of that surface would. */
@@ -71,7 +93,10 @@ export interface SurfaceDriver {
 
 /** True when the case names `surface` (or names none) and the surface can express it. */
 export function applies(testCase: ParityCase, driver: SurfaceDriver): boolean {
-  const listed = testCase.surfaces === undefined || testCase.surfaces.includes(driver.surface);
+  const surface = CASES_OF[driver.surface] ?? driver.surface;
+  const listed =
+    (testCase.surfaces === undefined || testCase.surfaces.includes(surface)) &&
+    !(testCase.except ?? []).includes(driver.surface);
   const transportOnly = testCase.http !== undefined && !HTTP_SURFACES.includes(driver.surface);
   return listed && !transportOnly && driver.supports(testCase);
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
 import { CASES } from './cases/index.ts';
 import { createCliDriver } from './drivers/cli-driver.ts';
+import { createClusterDriver } from './drivers/cluster-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
@@ -41,6 +42,7 @@ const drivers: SurfaceDriver[] = [
   createWebDriver(),
   createMcpDriver(),
   createMcpHttpDriver(),
+  createClusterDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
@@ -83,10 +85,19 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
   };
-  return {
+  const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
+    brave: () => brave.requests.length,
+    openai: () => openai.requests.length,
+    local: undefined,
+    searxng: () => searxng.requests.length,
+  };
+  const environment: CaseEnvironment = {
     env: { ...COMMON, ...providerEnv[provider], ...testCase.env },
     canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
   };
+  const calls = fixtureCalls[provider];
+  if (calls) environment.providerCalls = calls;
+  return environment;
 }
 
 // The core driver's document of each case: the reference for what the GUI and the CLI's human

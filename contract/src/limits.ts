@@ -61,6 +61,11 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
  */
 export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
+/** Shared state in Redis (SPEC §8.1): per-command timeout and key prefix. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 100;
+export const DEFAULT_REDIS_PREFIX = 'openmates:';
+/** How long a provider's 429 without `Retry-After` pauses every replica. */
+export const DEFAULT_PROVIDER_PAUSE_MS = 1_000;
 /** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */
 export const BRAVE_MAX_RETRIES = 2;
 export const BRAVE_MAX_RETRY_AFTER_MS = 5_000;

@@ -50,6 +50,13 @@ export const SkillInfoSchema = z
 export type SkillInfo = z.infer<typeof SkillInfoSchema>;
 
 export const HealthSchema = z
-  .strictObject({ status: z.literal('ok'), provider: z.enum(PROVIDER_IDS) })
+  .strictObject({
+    status: z.literal('ok'),
+    provider: z.enum(PROVIDER_IDS),
+    redis: z.enum(['ok', 'down']).optional().openapi({
+      description:
+        'Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.',
+    }),
+  })
   .openapi('Health');
 export type Health = z.infer<typeof HealthSchema>;

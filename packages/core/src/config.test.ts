@@ -90,4 +90,31 @@ describe('loadConfig', () => {
       /^SEARXNG_BASE_URL must be an http\(s\) URL$/,
     );
   });
+
+  it('reads the shared-state settings; the secret is required with a URL, and both are secrets', () => {
+    const config = loadConfig({
+      OPENMATES_REDIS_URL: 'rediss://default:p%40ss-word-0123@redis.internal:6380/2',
+      OPENMATES_REDIS_SECRET: 'deployment-secret-0123456789',
+      OPENMATES_PROVIDER_RATE_PER_S: '0.5',
+    });
+    expect(config.redis).toEqual({
+      url: 'rediss://default:p%40ss-word-0123@redis.internal:6380/2',
+      secret: 'deployment-secret-0123456789',
+      timeoutMs: 100,
+      prefix: 'openmates:',
+    });
+    expect(config.providerRatePerS).toBe(0.5);
+    expect(configSecrets(config)).toEqual(
+      expect.arrayContaining(['deployment-secret-0123456789', 'p%40ss-word-0123', 'p@ss-word-0123']),
+    );
+    expect(configSecrets(config)).not.toContain('default');
+    expect(loadConfig({}).redis).toBeUndefined();
+    expect(() => loadConfig({ OPENMATES_REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /OPENMATES_REDIS_SECRET is required with OPENMATES_REDIS_URL/,
+    );
+    expect(() => loadConfig({ OPENMATES_REDIS_URL: 'http://x', OPENMATES_REDIS_SECRET: 'x'.repeat(20) })).toThrow(
+      /OPENMATES_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => loadConfig({ OPENMATES_PROVIDER_RATE_PER_S: '0' })).toThrow(/OPENMATES_PROVIDER_RATE_PER_S/);
+  });
 });

@@ -5,6 +5,8 @@ import {
   DEFAULT_OPENAI_TIMEOUT_MS,
   DEFAULT_PROVIDER,
   DEFAULT_PROVIDER_TIMEOUT_MS,
+  DEFAULT_REDIS_PREFIX,
+  DEFAULT_REDIS_TIMEOUT_MS,
   DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
@@ -43,6 +45,25 @@ export interface EngineConfig {
    */
   maxResponseBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * Calls per second to the provider, all replicas together, spaced evenly
+   * (`OPENMATES_PROVIDER_RATE_PER_S`, may be fractional; default none).
+   */
+  providerRatePerS?: number;
+  /** Shared state for several replicas (SPEC §8.1); absent: everything stays in process. */
+  redis?: RedisConfig;
+}
+
+/** Where replicas share state: `OPENMATES_REDIS_*`. */
+export interface RedisConfig {
+  /** `OPENMATES_REDIS_URL`, `redis://` or `rediss://`; its password is a secret. */
+  url: string;
+  /** `OPENMATES_REDIS_SECRET`: the HMAC key of every identity and cache key stored. */
+  secret: string;
+  /** `OPENMATES_REDIS_TIMEOUT_MS`, per command (default 100). */
+  timeoutMs: number;
+  /** `OPENMATES_REDIS_PREFIX`, before every key (default `openmates:`). */
+  prefix: string;
 }
 
 /** A configuration value is wrong; the message names the variable and never echoes a secret. */
@@ -77,6 +98,28 @@ const httpUrl = (name: string) =>
 
 const secret = z.preprocess(blankToUndefined, z.string().optional());
 
+const redisUrl = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((s) => URL.canParse(s) && /^rediss?:$/.test(new URL(s).protocol), {
+      message: 'OPENMATES_REDIS_URL must be a redis:// or rediss:// URL',
+    })
+    .optional(),
+);
+
+const positiveRate = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { message: 'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second)' })
+    .transform(Number)
+    .refine((n) => n > 0 && Number.isFinite(n), {
+      message: 'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second)',
+    })
+    .optional(),
+);
+
 const EnvSchema = z.object({
   OPENMATES_PROVIDER: z.preprocess(
     (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
@@ -101,6 +144,19 @@ const EnvSchema = z.object({
   OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
   OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
   OPENMATES_MAX_RESPONSE_BYTES: wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', MIN_MAX_RESPONSE_BYTES),
+  OPENMATES_PROVIDER_RATE_PER_S: positiveRate,
+  OPENMATES_REDIS_URL: redisUrl,
+  OPENMATES_REDIS_SECRET: secret,
+  OPENMATES_REDIS_TIMEOUT_MS: wholeNumber('OPENMATES_REDIS_TIMEOUT_MS', 1),
+  OPENMATES_REDIS_PREFIX: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:._-]{1,64}$/, {
+        message: 'OPENMATES_REDIS_PREFIX must be 1-64 letters, digits or : . _ -',
+      })
+      .optional(),
+  ),
   OPENMATES_LOG_LEVEL: z.preprocess(
     (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
     z
@@ -119,6 +175,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
   const e = parsed.data;
+  if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
+    throw new ConfigError(
+      'OPENMATES_REDIS_SECRET is required with OPENMATES_REDIS_URL (a long random string shared by every replica)',
+    );
+  if (e.OPENMATES_REDIS_SECRET && e.OPENMATES_REDIS_SECRET.length < 16)
+    throw new ConfigError('OPENMATES_REDIS_SECRET must be at least 16 characters');
   const provider = e.OPENMATES_PROVIDER ?? DEFAULT_PROVIDER;
   const config: EngineConfig = {
     provider,
@@ -139,6 +201,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.BRAVE_SEARCH_API_KEY) config.brave.apiKey = e.BRAVE_SEARCH_API_KEY;
   if (e.OPENAI_API_KEY) config.openai.apiKey = e.OPENAI_API_KEY;
   if (e.OPENMATES_INDEX) config.local.indexPath = e.OPENMATES_INDEX;
+  if (e.OPENMATES_PROVIDER_RATE_PER_S !== undefined) config.providerRatePerS = e.OPENMATES_PROVIDER_RATE_PER_S;
+  if (e.OPENMATES_REDIS_URL && e.OPENMATES_REDIS_SECRET)
+    config.redis = {
+      url: e.OPENMATES_REDIS_URL,
+      secret: e.OPENMATES_REDIS_SECRET,
+      timeoutMs: e.OPENMATES_REDIS_TIMEOUT_MS ?? DEFAULT_REDIS_TIMEOUT_MS,
+      prefix: e.OPENMATES_REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
+    };
   return config;
 }
 
@@ -173,6 +243,14 @@ export function basicAuthorization(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
+/** The password of a Redis URL, as written and percent-decoded (the user name is not a secret). */
+function redisCredentials(url: string): string[] {
+  const { password } = new URL(url);
+  if (password === '') return [];
+  const decoded = decodeURIComponent(password);
+  return decoded === password ? [password] : [password, decoded];
+}
+
 /** Every secret the configuration holds; redaction replaces each of them in anything outgoing. */
 export function configSecrets(config: EngineConfig): string[] {
   const { username, password } = config.searxng;
@@ -185,7 +263,11 @@ export function configSecrets(config: EngineConfig): string[] {
           `${username ?? ''}:${password}`,
           basicAuthorization(username ?? '', password).slice('Basic '.length),
         ];
-  return [config.brave.apiKey, config.openai.apiKey, ...searxng].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  return [
+    config.brave.apiKey,
+    config.openai.apiKey,
+    ...searxng,
+    config.redis?.secret,
+    ...(config.redis ? redisCredentials(config.redis.url) : []),
+  ].filter((s): s is string => typeof s === 'string' && s !== '');
 }

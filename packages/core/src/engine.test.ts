@@ -421,3 +421,19 @@ describe('output fitting', () => {
     );
   });
 });
+
+describe('the provider rate in process (OPENMATES_PROVIDER_RATE_PER_S)', () => {
+  it('refuses at once, without a call, a query whose turn comes too late; Retry-After when all were refused', async () => {
+    const { engine } = braveEngine({ OPENMATES_PROVIDER_RATE_PER_S: '1', OPENMATES_PROVIDER_TIMEOUT_MS: '1000' });
+    const first = await engine.searchJson({ requests: [{ query: 'a' }, { query: 'b' }, { query: 'c' }] });
+    const codes = first.response.results.map((g) => g.error?.code ?? 'ok').sort();
+    expect(codes).toEqual(['ok', 'provider_rate_limited', 'provider_rate_limited']);
+    expect(brave.requests).toHaveLength(1);
+    expect(first.retryAfterS).toBeUndefined();
+    const second = await engine.searchJson({ requests: [{ query: 'd' }] });
+    expect(second.response.code).toBe('provider_rate_limited');
+    expect(second.retryAfterS).toBeGreaterThanOrEqual(1);
+    expect(brave.requests).toHaveLength(1);
+    await engine.close();
+  });
+});

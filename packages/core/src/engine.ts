@@ -27,7 +27,9 @@ import { fitResponseJson, ResponseTooLargeError } from './fit-response.ts';
 import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
-import { createResultCache, type ResultCache } from './result-cache.ts';
+import { createMemoryResultCache, createRedisResultCache, type ResultCache } from './result-cache.ts';
+import type { RedisLink } from './shared/redis-link.ts';
+import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from './upstream-gate.ts';
 
 export interface EngineOptions {
   config: EngineConfig;
@@ -40,6 +42,11 @@ export interface EngineOptions {
   /** Injectable clock and sleep for tests; default `performance.now` and a real timer. */
   now?: () => number;
   sleep?: ProviderContext['sleep'];
+  /**
+   * The shared Redis (`connectRedis(config.redis, …)`), when replicas share state; the engine then
+   * keeps its cache, the provider's rate and its 429 pause there. Default: all in process.
+   */
+  redis?: RedisLink;
 }
 
 export interface SearchOptions {
@@ -68,12 +75,34 @@ export interface Engine {
    * `search`, with the response's `JSON.stringify` as output fitting measured it, for a caller
    * that sends it on (the REST server) without serializing it a second time.
    */
-  searchJson(input: unknown, options?: SearchOptions): Promise<{ response: WebSearchResponse; json: string }>;
+  searchJson(input: unknown, options?: SearchOptions): Promise<SearchJson>;
+  /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */
+  readonly redis: RedisLink | undefined;
   /** Replaces every configured secret in `text`. */
   redact(text: string): string;
   /** Skill info for `GET /v1/apps/web/skills/search`. */
   skillInfo(version: string): SkillInfo;
   close(): Promise<void>;
+}
+
+/** A search's response, the JSON that fitting measured, and the wait to advise when only rate limits failed it. */
+export interface SearchJson {
+  response: WebSearchResponse;
+  json: string;
+  /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited`. */
+  retryAfterS?: number;
+}
+
+/**
+ * What tells one provider configuration from another (provider, endpoint, model, key), for cache
+ * keys and the shared rate. Holds the key: it is only ever used inside an HMAC or in process memory.
+ */
+export function providerIdentity(config: EngineConfig, provider: SearchProvider): string {
+  const parts: string[] = [provider.id];
+  if (provider.id === 'brave') parts.push(config.brave.baseUrl, config.brave.apiKey ?? '');
+  else if (provider.id === 'openai') parts.push(config.openai.baseUrl, config.openai.model, config.openai.apiKey ?? '');
+  else parts.push(config.local.indexPath ?? '');
+  return parts.join('\u0000');
 }
 
 /** A provider call ran past the engine's timeout (distinguished from the caller aborting). */
@@ -128,7 +157,20 @@ export function createEngine(options: EngineOptions): Engine {
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact });
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? defaultSleep;
-  const cache: ResultCache | undefined = config.cacheTtlS > 0 ? createResultCache(config.cacheTtlS) : undefined;
+  const { redis } = options;
+  const identity = providerIdentity(config, provider);
+  let cache: ResultCache | undefined;
+  if (config.cacheTtlS > 0)
+    cache = redis
+      ? createRedisResultCache(config.cacheTtlS, identity, redis)
+      : createMemoryResultCache(config.cacheTtlS, identity);
+  // The local index has no plan to respect: only third parties are gated.
+  const gate: UpstreamGate | undefined =
+    provider.id === 'local'
+      ? undefined
+      : redis
+        ? createRedisUpstreamGate(config.providerRatePerS, identity, redis, now, sleep)
+        : createMemoryUpstreamGate(config.providerRatePerS, now, sleep);
 
   function validate(input: unknown): NormalizedRequestItem[] {
     const normalized = normalizeRequest(input);
@@ -148,10 +190,10 @@ export function createEngine(options: EngineOptions): Engine {
     log: Logger,
     budget: BudgetSession,
   ): Promise<
-    { results: WebSearchResult[]; suggestions: unknown[] } | { error: { code: GroupErrorCode; message: string } }
+    | { results: WebSearchResult[]; suggestions: unknown[] }
+    | { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number }
   > {
-    const key = cache?.key(provider.id, item);
-    const cached = key === undefined ? undefined : cache?.get(key);
+    const cached = await cache?.get(item);
     if (cached) {
       log.info({ event: 'provider_call', group: index, cache: 'hit', results: cached.results.length }, 'cache hit');
       return cached;
@@ -165,6 +207,14 @@ export function createEngine(options: EngineOptions): Engine {
     // (which fails that page only; the first call's timer stops, its call is over).
     const nextCall = async () => {
       if (controller.signal.aborted || !budget.debitCall()) return undefined;
+      // A page waits for the provider's shared rate like any call; past its turn, paging ends and
+      // the pages already read are kept.
+      try {
+        await context.acquire?.();
+      } catch (error) {
+        if (error instanceof ProviderError) return undefined;
+        throw error;
+      }
       calls += 1;
       clearTimeout(timer);
       clearTimeout(pageTimer);
@@ -174,11 +224,17 @@ export function createEngine(options: EngineOptions): Engine {
     };
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    const deadline = started + config.providerTimeoutMs;
+    const context: ProviderContext = { signal: controller.signal, now, sleep, deadline, nextCall };
+    if (gate) {
+      // A turn is worth waiting for only if a quarter of the timeout is still left for the call.
+      const lastStart = deadline - config.providerTimeoutMs / 4;
+      context.acquire = () => gate.acquire(lastStart - now(), controller.signal);
+      context.pause = (ms) => gate.pause(ms);
+    }
     try {
-      const answer = await provider.search(
-        { ...item, fetchCount: fetchCountFor(item) },
-        { signal: controller.signal, now, sleep, nextCall },
-      );
+      await context.acquire?.();
+      const answer = await provider.search({ ...item, fetchCount: fetchCountFor(item) }, context);
       const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
         filterTabloids: item.filter_tabloids,
         redact,
@@ -188,7 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
         results,
         suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [],
       };
-      if (key !== undefined) cache?.set(key, value);
+      await cache?.set(item, value);
       log.info(
         {
           event: 'provider_call',
@@ -214,7 +270,8 @@ export function createEngine(options: EngineOptions): Engine {
           { event: 'provider_call', group: index, code: error.code, status: error.status, elapsed_ms },
           'provider failed',
         );
-        return { error: { code: error.code, message: redact(error.message) } };
+        const failed = { error: { code: error.code, message: redact(error.message) } };
+        return error.retryAfterMs === undefined ? failed : { ...failed, retryAfterMs: error.retryAfterMs };
       }
       if (error instanceof ProviderNotConfiguredError)
         throw new EngineError('not_configured', redact(error.message), { cause: error });
@@ -226,10 +283,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function searchJson(
-    input: unknown,
-    searchOptions: SearchOptions = {},
-  ): Promise<{ response: WebSearchResponse; json: string }> {
+  async function searchJson(input: unknown, searchOptions: SearchOptions = {}): Promise<SearchJson> {
     const requestId = searchOptions.requestId ?? crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold CLI start
     const log = logger.child({ request_id: requestId, provider: provider.id });
     const started = now();
@@ -248,6 +302,7 @@ export function createEngine(options: EngineOptions): Engine {
       maxSources: config.maxSources,
     });
     const groups: ResultGroup[] = items.map((item) => ({ id: item.id, results: [] }));
+    const retryAfterMs: (number | undefined)[] = items.map(() => undefined);
     const suggestions: { query: string; suggestions: unknown[] }[] = items.map((item) => ({
       query: item.query,
       suggestions: [],
@@ -261,8 +316,10 @@ export function createEngine(options: EngineOptions): Engine {
           else {
             const outcome = await call(item, index, signal, log, budget);
             // Admission runs synchronously when the call completes: completion order, never overbooked.
-            if ('error' in outcome) group.error = outcome.error;
-            else {
+            if ('error' in outcome) {
+              group.error = outcome.error;
+              retryAfterMs[index] = outcome.retryAfterMs;
+            } else {
               const { admitted, cut } = budget.admit(outcome.results, item.count);
               group.results = admitted;
               if (cut > 0) group.sources_cut = cut;
@@ -324,6 +381,9 @@ export function createEngine(options: EngineOptions): Engine {
       },
       'search finished',
     );
+    const rateLimitedOnly = groups.every((g) => g.error?.code === 'provider_rate_limited');
+    const wait = Math.max(...retryAfterMs.map((ms) => ms ?? 0));
+    if (rateLimitedOnly) return { response: fitted, json, retryAfterS: Math.max(1, Math.ceil(wait / 1000)) };
     return { response: fitted, json };
   }
 
@@ -367,6 +427,7 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     provider,
     logger,
+    redis,
     search,
     searchJson,
     redact,
@@ -374,6 +435,7 @@ export function createEngine(options: EngineOptions): Engine {
     async close() {
       cache?.clear();
       await provider.close?.();
+      await redis?.close();
     },
   };
 }

@@ -8,3 +8,6 @@ export * from './hygiene/index.ts';
 export * from './logger.ts';
 export * from './provider.ts';
 export * from './providers/index.ts';
+export * from './result-cache.ts';
+export * from './shared/redis-link.ts';
+export * from './upstream-gate.ts';

@@ -77,6 +77,15 @@ export interface ProviderContext {
    * use `signal` for every call.
    */
   nextCall?: () => Promise<AbortSignal | undefined>;
+  /** When this call must be over, on the `now()` clock; a wait that would end later is not worth starting. */
+  deadline?: number;
+  /**
+   * Waits for the provider's shared rate before a further request of this call (a retry, a page);
+   * the engine took the first turn. Throws ProviderError `provider_rate_limited` past the deadline.
+   */
+  acquire?: () => Promise<void>;
+  /** Reports a provider 429 asking to wait `ms` (undefined: it named no time), so every replica pauses. */
+  pause?: (ms: number | undefined) => Promise<void>;
 }
 
 /**
@@ -87,10 +96,17 @@ export class ProviderError extends Error {
   override readonly name = 'ProviderError';
   readonly code: GroupErrorCode;
   readonly status: number | undefined;
-  constructor(code: GroupErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
+  /** For `provider_rate_limited`: how long the provider (or the shared rate) asks to wait. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    code: GroupErrorCode,
+    message: string,
+    options: { status?: number; cause?: unknown; retryAfterMs?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

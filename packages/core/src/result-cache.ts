@@ -1,5 +1,6 @@
-import type { NormalizedRequestItem, ProviderId, WebSearchResult } from '@openmates/contract';
+import type { NormalizedRequestItem, WebSearchResult } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
+import type { RedisLink } from './shared/redis-link.ts';
 
 /** A cached successful call: sanitized results (bounded to count) and the provider's suggestions. */
 export interface CachedCall {
@@ -7,41 +8,74 @@ export interface CachedCall {
   suggestions: unknown[];
 }
 
+/**
+ * The response cache, keyed by the provider's identity (its id and configuration) and every option
+ * that changes what the provider returns, never the caller's id. Only successes are stored, already
+ * sanitized. A cache that cannot answer (Redis down) misses: it never fails a search.
+ */
 export interface ResultCache {
-  key(provider: ProviderId, item: NormalizedRequestItem): string;
-  get(key: string): CachedCall | undefined;
-  set(key: string, value: CachedCall): void;
+  get(item: NormalizedRequestItem): Promise<CachedCall | undefined>;
+  set(item: NormalizedRequestItem, value: CachedCall): Promise<void>;
   clear(): void;
 }
 
 /** Most calls kept; each holds at most 20 bounded results, so this stays within a few tens of MB. */
 const MAX_ENTRIES = 1000;
 
+/** The options of an item that change the provider's answer, in a fixed order. */
+function itemIdentity(item: NormalizedRequestItem): string {
+  return JSON.stringify([
+    item.query,
+    item.count,
+    item.country,
+    item.search_lang ?? null,
+    item.safesearch,
+    item.filter_tabloids,
+  ]);
+}
+
 /**
- * The response cache: an LRU with a TTL (lru-cache), keyed by provider and every option that
- * changes what the provider returns (never the caller's id). Only successes are stored; the
- * values are already sanitized. Entries are frozen copies so no caller can change them.
+ * The in-process cache: an LRU with a TTL (lru-cache). Entries are copies, so no caller can change
+ * them. `providerIdentity` tells providers (and their configurations) apart.
  */
-export function createResultCache(ttlSeconds: number): ResultCache {
+export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
+  const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${itemIdentity(item)}`;
   return {
-    key: (provider, item) =>
-      JSON.stringify([
-        provider,
-        item.query,
-        item.count,
-        item.country,
-        item.search_lang ?? null,
-        item.safesearch,
-        item.filter_tabloids,
-      ]),
-    get(key) {
-      const hit = lru.get(key);
+    async get(item) {
+      const hit = lru.get(key(item));
       return hit && { results: structuredClone(hit.results), suggestions: [...hit.suggestions] };
     },
-    set(key, value) {
-      lru.set(key, structuredClone(value));
+    async set(item, value) {
+      lru.set(key(item), structuredClone(value));
     },
     clear: () => lru.clear(),
+  };
+}
+
+/**
+ * The cache every replica shares (SPEC §8.1): `{prefix}cache:{HMAC(provider identity, item)}` with
+ * the TTL, holding `{ results, suggestions }` as JSON. The key is an HMAC under the deployment's
+ * secret, so Redis never holds query text, keys or caller ids; a value holds only what a provider
+ * answered, sanitized. While Redis is down the cache misses and writes are dropped.
+ */
+export function createRedisResultCache(ttlSeconds: number, providerIdentity: string, link: RedisLink): ResultCache {
+  const key = (item: NormalizedRequestItem) => `${link.prefix}cache:${link.hmac(providerIdentity, itemIdentity(item))}`;
+  return {
+    async get(item) {
+      const text = await link.attempt((redis) => redis.get(key(item)), null);
+      if (text === null) return undefined;
+      try {
+        const value = JSON.parse(text) as CachedCall;
+        return Array.isArray(value.results) && Array.isArray(value.suggestions) ? value : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async set(item, value) {
+      const text = JSON.stringify({ results: value.results, suggestions: value.suggestions });
+      await link.attempt((redis) => redis.set(key(item), text, 'EX', ttlSeconds), null);
+    },
+    clear: () => {},
   };
 }

@@ -80,7 +80,7 @@ export class OpenMates {
   }
 
   /**
-   * Sends one API call, retrying 429, 503 and connection failures, and resolves to the parsed JSON
+   * Sends one API call, retrying 429, 503, a 502 with `Retry-After` and connection failures, and resolves to the parsed JSON
    * body of a 2xx answer. Rejects with an `OpenMatesError`, or with the signal's reason on abort.
    */
   async request<T>(request: APIRequest): Promise<T> {
@@ -96,7 +96,7 @@ export class OpenMates {
         if (answer.status >= 200 && answer.status < 300) return parseSuccess<T>(answer);
         headers = answer.headers;
         failure = APIError.generate(answer.status, parseBody(answer.text), answer.headers);
-        if (!isRetryableStatus(answer.status)) throw failure;
+        if (!isRetryableStatus(answer.status, answer.headers)) throw failure;
       } catch (error) {
         if (!(error instanceof APIConnectionError) || error instanceof APITimeoutError) throw error;
         failure = error;

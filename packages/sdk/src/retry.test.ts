@@ -3,8 +3,14 @@ import { backoffDelay, isRetryableStatus, retryAfter, retryDelay, sleep } from '
 
 describe('retry timing', () => {
   it('retries only 429 and 503', () => {
-    const retryable = [400, 401, 404, 405, 413, 415, 429, 500, 502, 503, 504].filter(isRetryableStatus);
+    const retryable = [400, 401, 404, 405, 413, 415, 429, 500, 502, 503, 504].filter((s) => isRetryableStatus(s));
     expect(retryable).toEqual([429, 503]);
+  });
+
+  it('retries a 502 only when it names when to retry (every query was rate limited)', () => {
+    expect(isRetryableStatus(502, new Headers({ 'retry-after': '2' }))).toBe(true);
+    expect(isRetryableStatus(502, new Headers())).toBe(false);
+    expect(isRetryableStatus(500, new Headers({ 'retry-after': '2' }))).toBe(false);
   });
 
   it('backs off 0.5 s × 2^n up to 8 s, jittered ±25 %', () => {

@@ -1,8 +1,11 @@
-// When and how long to wait before another attempt. Only 429, 503 and connection failures are
-// retried: a 400-class answer will not change, and a 500 or 502 may already have cost provider calls.
+// When and how long to wait before another attempt. Only 429, 503, a 502 with `Retry-After` and
+// connection failures are retried: a 400-class answer will not change, and a 500 or an ordinary 502
+// may already have cost provider calls. The server sets `Retry-After` on a 502 only when every
+// query was refused by the provider's rate limit, which costs nothing to try again.
 
-/** Statuses worth another attempt. */
-export function isRetryableStatus(status: number): boolean {
+/** Answers worth another attempt: 429, 503, and a 502 that names when to retry. */
+export function isRetryableStatus(status: number, headers?: Headers): boolean {
+  if (status === 502) return headers !== undefined && retryAfter(headers) !== undefined;
   return status === 429 || status === 503;
 }
 

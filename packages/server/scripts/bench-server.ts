@@ -9,8 +9,8 @@ import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PATHS } from '@openmates/contract';
-import { createConfiguredProvider, createEngine, loadConfig } from '@openmates/core';
-import { startBraveFixture } from '@openmates/fixtures';
+import { connectRedis, createConfiguredProvider, createEngine, createLogger, loadConfig } from '@openmates/core';
+import { startBraveFixture, startRedis } from '@openmates/fixtures';
 import autocannon, { type Options } from 'autocannon';
 import { createHandler, listen, loadServerConfig } from '../src/index.ts';
 
@@ -27,28 +27,56 @@ const RATE = 100;
  */
 const RATE_CONNECTIONS = 2;
 
-type Message = { fixture: { baseUrl: string; apiKey: string } } | { servers: { server: string; proxy: string } };
+interface Servers {
+  server: string;
+  proxy: string;
+  /** The same server with the per-key limit on, in process and in Redis. */
+  memoryLimited: string;
+  redisLimited: string;
+  /** Two replicas sharing the Redis cache. */
+  replicaA: string;
+  replicaB: string;
+}
+type Message = { fixture: { baseUrl: string; apiKey: string } } | { servers: Servers };
+
+/** A limit no benchmark reaches: every request is checked and counted, none refused. */
+const UNREACHED_LIMIT = '100000000';
 
 async function runFixture(): Promise<void> {
   const brave = await startBraveFixture({ latencyMs: 0 });
   process.send?.({ fixture: { baseUrl: brave.baseUrl, apiKey: brave.apiKey } } satisfies Message);
 }
 
-async function runServers(baseUrl: string, apiKey: string): Promise<void> {
-  const config = loadConfig({
-    OPENMATES_PROVIDER: 'brave',
-    BRAVE_SEARCH_API_KEY: apiKey,
-    BRAVE_SEARCH_BASE_URL: baseUrl,
-    OPENMATES_CACHE_TTL_S: '0',
-    OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-  });
-  const engine = createEngine({ config, provider: createConfiguredProvider(config) });
-  const handler = createHandler({
-    engine,
-    version: 'bench',
-    config: loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0' }),
-  });
-  const server = await listen(handler, { host: '127.0.0.1', port: 0 });
+async function runServers(baseUrl: string, apiKey: string, redisUrl: string): Promise<void> {
+  /** One server as `openmates serve` builds it, with `extra` settings and, when set, the shared Redis. */
+  async function start(extra: Record<string, string>): Promise<string> {
+    const env = {
+      OPENMATES_PROVIDER: 'brave',
+      BRAVE_SEARCH_API_KEY: apiKey,
+      BRAVE_SEARCH_BASE_URL: baseUrl,
+      OPENMATES_CACHE_TTL_S: '0',
+      OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      OPENMATES_RATE_LIMIT_PER_MIN: '0',
+      ...extra,
+    };
+    const config = loadConfig(env);
+    const redis = config.redis
+      ? await connectRedis(config.redis, createLogger({ level: 'silent', redact: (t) => t }))
+      : undefined;
+    await redis?.settled();
+    const engine = createEngine({ config, provider: createConfiguredProvider(config), ...(redis ? { redis } : {}) });
+    const handler = createHandler({ engine, version: 'bench', config: loadServerConfig(env) });
+    return (await listen(handler, { host: '127.0.0.1', port: 0 })).url;
+  }
+  const shared = {
+    OPENMATES_REDIS_URL: redisUrl,
+    OPENMATES_REDIS_SECRET: 'benchmark-secret-0123456789',
+  };
+  const server = await start({});
+  const memoryLimited = await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT });
+  const redisLimited = await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT, ...shared });
+  const replicaA = await start({ OPENMATES_CACHE_TTL_S: '300', ...shared });
+  const replicaB = await start({ OPENMATES_CACHE_TTL_S: '300', ...shared });
 
   // The reference: reads the body, asks the fixture what the Brave provider would ask (count 20:
   // tabloid filtering over-fetches), and pipes the answer back untouched.
@@ -75,7 +103,16 @@ async function runServers(baseUrl: string, apiKey: string): Promise<void> {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
-  process.send?.({ servers: { server: server.url, proxy: `http://127.0.0.1:${port}` } } satisfies Message);
+  process.send?.({
+    servers: {
+      server,
+      proxy: `http://127.0.0.1:${port}`,
+      memoryLimited,
+      redisLimited,
+      replicaA,
+      replicaB,
+    },
+  } satisfies Message);
 }
 
 function child(args: string[]): Promise<{ process: ChildProcess; message: Message }> {
@@ -134,9 +171,11 @@ async function main(): Promise<void> {
   const fixture = await child(['fixture']);
   if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
   const { baseUrl, apiKey } = fixture.message.fixture;
-  const servers = await child(['servers', baseUrl, apiKey]);
+  // Redis runs beside them as its own process, as in a deployment (scripts/setup.d/redis-nginx.sh).
+  const redis = await startRedis();
+  const servers = await child(['servers', baseUrl, apiKey, redis.url]);
   if (!('servers' in servers.message)) throw new Error('unexpected message from the server process');
-  const { server, proxy } = servers.message.servers;
+  const { server, proxy, memoryLimited, redisLimited, replicaA, replicaB } = servers.message.servers;
   try {
     const check = await fetch(server + PATHS.search, {
       method: 'POST',
@@ -165,7 +204,34 @@ async function main(): Promise<void> {
     const proxyRate = await measure(proxy, fixed);
     const serverRate = await measure(server, fixed);
 
-    const failures = [proxyMax, serverMax, proxyRate, serverRate].reduce((n, m) => n + m.failures, 0);
+    // The per-key limit on, in process and in Redis, alternated so that load drifts hit both alike.
+    await measure(memoryLimited, { duration: 2 });
+    await measure(redisLimited, { duration: 2 });
+    const memoryRuns: Measurement[] = [];
+    const redisRuns: Measurement[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      memoryRuns.push(await measure(memoryLimited, { duration: Math.max(1, SECONDS / 2) }));
+      redisRuns.push(await measure(redisLimited, { duration: Math.max(1, SECONDS / 2) }));
+    }
+    const mean = (runs: Measurement[]) => runs.reduce((n, m) => n + m.rps, 0) / runs.length;
+    const memoryRps = mean(memoryRuns);
+    const redisRps = mean(redisRuns);
+    const limitRatio = redisRps / memoryRps;
+
+    // A response cached in Redis by replica A, then served by replica B: every request to B a hit.
+    const primed = await fetch(replicaA + PATHS.search, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+    });
+    if (primed.status !== 200) throw new Error(`replica A answered ${primed.status}`);
+    await primed.arrayBuffer();
+    const hit = await measure(replicaB, fixed);
+
+    const failures = [proxyMax, serverMax, proxyRate, serverRate, ...memoryRuns, ...redisRuns, hit].reduce(
+      (n, m) => n + m.failures,
+      0,
+    );
     const ratio = serverMax.rps / proxyMax.rps;
     const addedP50 = serverRate.p50 - proxyRate.p50;
     const addedP99 = serverRate.p99 - proxyRate.p99;
@@ -184,6 +250,13 @@ latency at ${RATE} req/s, ${RATE_CONNECTIONS} connections, ${SECONDS * 2} s each
   proxy                           ${ms(proxyRate.p50).padEnd(12)} ${ms(proxyRate.p99)}
   added by the server             ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
   (targets: p50 <= +0.5 ms: ${verdict(addedP50 <= 0.5)}; p99 <= +2 ms: ${verdict(addedP99 <= 2)})
+
+shared state in Redis (a private redis-server on loopback), ${CONNECTIONS} connections, alternated runs
+  per-key limit in process     ${memoryRps.toFixed(0).padStart(7)} req/s
+  per-key limit in Redis       ${redisRps.toFixed(0).padStart(7)} req/s
+  ratio                        ${limitRatio.toFixed(2)}x   (target >= 0.85x: ${verdict(limitRatio >= 0.85)})
+  cache hit on replica B of what replica A cached, ${RATE} req/s: p50 ${ms(hit.p50)}, p99 ${ms(hit.p99)}
+  (target p50 <= 1 ms: ${verdict(hit.p50 <= 1)})
 `);
     if (failures > 0) {
       console.error(`${failures} requests failed or answered non-2xx: the numbers above are not valid.`);
@@ -193,6 +266,7 @@ latency at ${RATE} req/s, ${RATE_CONNECTIONS} connections, ${SECONDS * 2} s each
     // SIGINT lets a profiled child write its profile before it exits.
     servers.process.kill('SIGINT');
     fixture.process.kill();
+    await redis.close();
   }
 }
 
@@ -200,5 +274,5 @@ const [role, ...args] = process.argv.slice(2);
 if (role === 'fixture') await runFixture();
 else if (role === 'servers') {
   process.once('SIGINT', () => process.exit(0));
-  await runServers(args[0] ?? '', args[1] ?? '');
+  await runServers(args[0] ?? '', args[1] ?? '', args[2] ?? '');
 } else await main();

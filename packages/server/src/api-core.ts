@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ErrorCode, httpStatus, PATHS, searchStatus } from '@openmates/contract';
 import { type Engine, EngineError, errorResponse, type Logger } from '@openmates/core';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createAuthenticator } from './auth.ts';
+import { clientAddress } from './client-address.ts';
 import type { ServerConfig } from './env.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface PlainRequest {
   authorization: string | null;
   /** The rate-limit identity when no API keys are configured. */
   remoteAddress?: string;
+  /** `X-Forwarded-For`, read only when the connection comes from a trusted proxy. */
+  forwardedFor?: string | null;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
   /** Reads and parses the JSON body under the body limit; rejects with EngineError 415, 413 or 400. */
@@ -35,7 +38,7 @@ export interface ApiCore {
   /** The caller's key (`null` when no keys are configured); throws EngineError 401 without a valid one. */
   requireKey(authorization: string | null): string | null;
   /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
-  admit(authorization: string | null, remoteAddress: string | undefined): Promise<void>;
+  admit(authorization: string | null, remoteAddress: string | undefined, forwardedFor?: string | null): Promise<void>;
   /** The headers an error answer carries (`WWW-Authenticate`, `Retry-After`). */
   errorHeaders(error: EngineError): Record<string, string>;
   /** The JSON answer for a thrown error: the contract's body for an EngineError, 499 or 500 otherwise. */
@@ -69,8 +72,7 @@ export function routeError(code: ErrorCode, requestId: string, headers: Record<s
 export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
   const log: Logger = engine.logger.child({ component: 'server' });
   const authenticate = createAuthenticator(config.apiKeys);
-  const limiter =
-    config.rateLimitPerMin > 0 ? new RateLimiterMemory({ points: config.rateLimitPerMin, duration: 60 }) : undefined;
+  const limiter = createLimiter(engine, config.rateLimitPerMin);
 
   function requireKey(authorization: string | null): string | null {
     const key = authenticate(authorization);
@@ -79,11 +81,17 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
     return key;
   }
 
-  async function admit(authorization: string | null, remoteAddress: string | undefined): Promise<void> {
+  async function admit(
+    authorization: string | null,
+    remoteAddress: string | undefined,
+    forwardedFor?: string | null,
+  ): Promise<void> {
     const key = requireKey(authorization);
     if (!limiter) return;
+    const identity = key ?? clientAddress(remoteAddress, forwardedFor, config.trustProxy) ?? 'anonymous';
     try {
-      await limiter.consume(key ?? remoteAddress ?? 'anonymous');
+      // In Redis an identity is an HMAC: neither keys nor addresses are stored.
+      await limiter.consume(engine.redis ? engine.redis.hmac('limit', identity) : identity);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -138,11 +146,22 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
     const started = performance.now();
     let response: PlainResponse;
     try {
-      await admit(request.authorization, request.remoteAddress);
+      await admit(request.authorization, request.remoteAddress, request.forwardedFor);
       const body = await request.readBody();
       // The engine hands over the JSON it measured when fitting the response: serialized once.
-      const { response: answer, json } = await engine.searchJson(body, { requestId, signal: request.signal });
-      response = plainJson(searchStatus(answer.results), json);
+      const {
+        response: answer,
+        json,
+        retryAfterS,
+      } = await engine.searchJson(body, {
+        requestId,
+        signal: request.signal,
+      });
+      response = plainJson(
+        searchStatus(answer.results),
+        json,
+        retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+      );
     } catch (error) {
       response = failure(error, requestId, request.signal.aborted);
     }
@@ -152,6 +171,25 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
   }
 
   return { engine, log, requireKey, admit, errorHeaders, failure, logRequest, handleSearch };
+}
+
+/**
+ * The per-key limiter (rate-limiter-flexible): in process, or in the shared Redis with an in-process
+ * limiter standing in while Redis is unreachable (`insuranceLimiter`), so a Redis fault never
+ * lifts the limit, it only makes it per replica for that time.
+ */
+function createLimiter(engine: Engine, perMinute: number): RateLimiterAbstract | undefined {
+  if (perMinute <= 0) return undefined;
+  const memory = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  if (!engine.redis) return memory;
+  return new RateLimiterRedis({
+    storeClient: engine.redis.client,
+    keyPrefix: `${engine.redis.prefix}limit`,
+    points: perMinute,
+    duration: 60,
+    insuranceLimiter: memory,
+    rejectIfRedisNotReady: true,
+  });
 }
 
 /** The route template for logs: never the raw path, which could carry text a caller typed. */

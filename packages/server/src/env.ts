@@ -1,5 +1,7 @@
+import type { BlockList } from 'node:net';
 import { DEFAULT_RATE_LIMIT_PER_MIN } from '@openmates/contract';
 import { z } from 'zod';
+import { parseTrustedProxies } from './client-address.ts';
 
 /** Server settings parsed once from the environment. */
 export interface ServerConfig {
@@ -9,6 +11,11 @@ export interface ServerConfig {
   rateLimitPerMin: number;
   /** `OPENMATES_ALLOWED_ORIGINS`, comma-separated origins the MCP endpoint accepts besides the bound names. */
   allowedOrigins: string[];
+  /**
+   * `OPENMATES_TRUST_PROXY`: the proxies (addresses, CIDR subnets) whose `X-Forwarded-For` names
+   * the client for keyless rate limiting (default none: the connection's address counts).
+   */
+  trustProxy?: BlockList;
 }
 
 const EnvSchema = z.object({
@@ -58,9 +65,12 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   const keys = parsed.data.OPENMATES_API_KEYS;
   if (keys.some((k) => k.length < 16)) throw new Error('OPENMATES_API_KEYS: every key must be at least 16 characters');
-  return {
+  const config: ServerConfig = {
     apiKeys: keys,
     rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
     allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
   };
+  const proxies = parseTrustedProxies(env.OPENMATES_TRUST_PROXY);
+  if (proxies) config.trustProxy = proxies;
+  return config;
 }

@@ -230,6 +230,16 @@ describe('routes', () => {
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('sets Retry-After on a 502 only when every group failed as provider_rate_limited', async () => {
+    const limited = await search({ requests: [{ query: 'ratelimit one' }, { query: 'ratelimit two' }] });
+    expect(limited.status).toBe(502);
+    expect(((await limited.json()) as { code: string }).code).toBe('provider_rate_limited');
+    expect(limited.headers.get('retry-after')).toBe('1');
+    const failed = await search({ requests: [{ query: 'unavailable x' }] });
+    expect(failed.status).toBe(502);
+    expect(failed.headers.get('retry-after')).toBeNull();
+  });
+
   it('serves the committed OpenAPI document', async () => {
     const response = await fetch(server.url + PATHS.openapi);
     expect(response.status).toBe(200);

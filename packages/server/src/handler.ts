@@ -60,7 +60,10 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   const { engine, config } = options;
   const core = createApiCore(engine, config);
   const { log } = core;
-  const health: Health = { status: 'ok', provider: engine.provider.id };
+  const health = (): Health =>
+    engine.redis
+      ? { status: 'ok', provider: engine.provider.id, redis: engine.redis.state }
+      : { status: 'ok', provider: engine.provider.id };
   const mcp = createMcpRoute({
     core,
     version: options.version,
@@ -78,7 +81,11 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         throw new EngineError('invalid_request', 'tRPC batching is off: send one call per request.', {
           issues: [{ path: '', message: issueMessage('batchedCalls') }],
         });
-      await core.admit(request.headers.get('authorization'), info?.remoteAddress);
+      await core.admit(
+        request.headers.get('authorization'),
+        info?.remoteAddress,
+        request.headers.get('x-forwarded-for'),
+      );
       body = await readJsonBody(request, info?.lengthEnforced === true);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -136,7 +143,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     if (!allowed) return options.fallback ? options.fallback(request) : toResponse(routeError('not_found', requestId));
     if (!allowed.includes(method))
       return toResponse(routeError('method_not_allowed', requestId, { allow: allowed.join(', ') }));
-    if (pathname === PATHS.health) return json(200, health);
+    if (pathname === PATHS.health) return json(200, health());
     if (pathname === PATHS.openapi)
       return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     // Skill info names the provider and this server's settings: keyed like searches, but not metered,
@@ -157,6 +164,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           method: request.method,
           authorization: request.headers.get('authorization'),
           ...(info?.remoteAddress !== undefined ? { remoteAddress: info.remoteAddress } : {}),
+          forwardedFor: request.headers.get('x-forwarded-for'),
           signal: request.signal,
           readBody: () => readJsonBody(request, info?.lengthEnforced === true),
         }),

@@ -87,6 +87,7 @@ function serveSearch(
     method: 'POST',
     authorization: request.headers.authorization ?? null,
     remoteAddress: request.socket.remoteAddress ?? '',
+    forwardedFor: (request.headers['x-forwarded-for'] as string | undefined) ?? null, // node joins repeats with ', '
     signal: aborter.signal,
     readBody: () => readNodeBody(request),
   }).then(

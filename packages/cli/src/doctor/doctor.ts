@@ -10,6 +10,8 @@ export interface DoctorReport {
   source: 'OPENMATES_PROVIDER' | '--provider' | 'default' | null;
   checks: DoctorCheck[];
   ok: boolean;
+  /** Present when OPENMATES_REDIS_URL is set: whether the shared Redis answered. */
+  redis?: 'ok' | 'down';
 }
 
 export interface DoctorOptions {
@@ -153,6 +155,25 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
   checks.push(...configurationChecks(config, source, env));
   checks.push(...(await serverChecks(env)));
 
+  let redis: DoctorReport['redis'];
+  if (config.redis) {
+    const link = await core.connectRedis(config.redis, core.createLogger({ level: 'silent', redact }));
+    redis = await link.settled(Math.max(1_000, config.redis.timeoutMs * 10));
+    if (redis === 'ok') redis = (await link.attempt((r) => r.ping(), 'down')) === 'PONG' ? 'ok' : 'down';
+    await link.close();
+    const where = host(config.redis.url.replace(/^rediss?:/, 'http:'));
+    checks.push(
+      redis === 'ok'
+        ? { name: 'redis', ok: true, detail: `ok: replicas share limits, cache and the provider's rate at ${where}` }
+        : {
+            name: 'redis',
+            ok: false,
+            detail: `down: ${where} did not answer; serve would run on in-process limits and cache until it does`,
+            fix: 'Start Redis or correct OPENMATES_REDIS_URL (redis://[:password@]host:port[/db]).',
+          },
+    );
+  }
+
   let provider: ReturnType<typeof core.createConfiguredProvider> | undefined;
   try {
     provider = core.createConfiguredProvider(config);
@@ -202,5 +223,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     detail: redact(check.detail),
     ...(check.fix === undefined ? {} : { fix: redact(check.fix) }),
   }));
-  return { provider: config.provider, source, checks: safe, ok: safe.every((c) => c.ok) };
+  const report: DoctorReport = { provider: config.provider, source, checks: safe, ok: safe.every((c) => c.ok) };
+  if (redis) report.redis = redis;
+  return report;
 }

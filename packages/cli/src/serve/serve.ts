@@ -46,10 +46,20 @@ export async function serve(
   let engine: ReturnType<typeof core.createEngine>;
   try {
     const config = core.loadConfig(engineEnv(process.env, 'info'));
+    const provider = core.createConfiguredProvider(config);
+    const logger = core.createLogger({
+      level: config.logLevel,
+      redact: core.createRedactor([...core.configSecrets(config), ...serverConfig.apiKeys]),
+    });
+    // Started unreachable is not fatal: replicas serve on in-process stand-ins until Redis answers.
+    const redis = config.redis ? await core.connectRedis(config.redis, logger) : undefined;
+    await redis?.settled(1_000);
     engine = core.createEngine({
       config,
-      provider: core.createConfiguredProvider(config),
+      provider,
+      logger,
       extraSecrets: serverConfig.apiKeys,
+      ...(redis ? { redis } : {}),
     });
   } catch (error) {
     if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError)

@@ -210,6 +210,43 @@ describe('Brave provider: errors', () => {
     expect(BRAVE_DEFAULT_RETRY_DELAY_MS).toBeLessThanOrEqual(5000);
   });
 
+  it('a 429 whose Retry-After ends after the deadline is provider_rate_limited at once, and pauses everyone', async () => {
+    const { context: ctx, sleeps } = context();
+    const pauses: (number | undefined)[] = [];
+    const error = await providerFailure(
+      provider().search(query('ratelimit-3s x'), {
+        ...ctx,
+        deadline: 2_000,
+        pause: async (ms) => {
+          pauses.push(ms);
+        },
+      }),
+    );
+    expect(error.code).toBe('provider_rate_limited');
+    expect(error.retryAfterMs).toBe(3_000);
+    expect(fixture.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(pauses).toEqual([3_000]);
+  });
+
+  it('a retried 429 waits for the shared rate (context.acquire) before calling again', async () => {
+    const { context: ctx } = context();
+    const events: string[] = [];
+    await provider().search(query('ratelimit-once y'), {
+      ...ctx,
+      sleep: async (ms) => {
+        events.push(`sleep ${ms}`);
+      },
+      acquire: async () => {
+        events.push('acquire');
+      },
+      pause: async (ms) => {
+        events.push(`pause ${ms}`);
+      },
+    });
+    expect(events).toEqual(['pause 1000', 'sleep 1000', 'acquire']);
+  });
+
   it('a 500 whose body and headers leak the key is provider_error, and nothing thrown carries the key', async () => {
     const error = await providerFailure(provider().search(query('error500'), context().context));
     expect(error.code).toBe('provider_error');

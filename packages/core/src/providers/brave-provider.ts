@@ -93,10 +93,12 @@ function asSearchResponse(json: unknown): BraveSearchResponse | undefined {
  *
  * - `fetchCount` above 20 is fetched in pages of 20 (`offset` 1, 2, …, at most Brave's 9) while
  *   Brave says more results are available; a failure on a later page keeps the earlier pages.
- * - A 429 is retried at most `BRAVE_MAX_RETRIES` times after `Retry-After` (else the reset of the
- *   exhausted `X-RateLimit-*` window, else `BRAVE_DEFAULT_RETRY_DELAY_MS`), waited through
- *   `context.sleep`. A 429 asking for more than `BRAVE_MAX_RETRY_AFTER_MS` is not retried: a
- *   sooner retry would only be refused again, so it fails at once with `provider_rate_limited`.
+ * - A 429 is reported to `context.pause` (every replica waits) and retried at most
+ *   `BRAVE_MAX_RETRIES` times after `Retry-After` (else the reset of the exhausted `X-RateLimit-*`
+ *   window, else `BRAVE_DEFAULT_RETRY_DELAY_MS`), waited through `context.sleep`, then the shared
+ *   rate (`context.acquire`). A 429 asking for more than `BRAVE_MAX_RETRY_AFTER_MS`, or for a wait
+ *   that ends after `context.deadline`, is not retried: a sooner retry would only be refused again,
+ *   so it fails at once with `provider_rate_limited`.
  * - 401/403 and auth codes on 422 → `provider_auth`; 502/503/504 and network errors →
  *   `provider_unavailable`; other statuses, non-JSON, malformed JSON or an unexpected shape →
  *   `provider_error`. Messages are ours; upstream text never leaves this file.
@@ -125,14 +127,19 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
       }
       if (response.status === 429) {
         client.discard(response);
-        const delay = retryDelayMs(response);
-        if (attempt >= retries || delay === undefined) {
+        const named = namedDelayMs(response);
+        const delay = named ?? BRAVE_DEFAULT_RETRY_DELAY_MS;
+        await context.pause?.(named);
+        const pastDeadline = context.deadline !== undefined && context.now() + delay > context.deadline;
+        if (attempt >= retries || delay > BRAVE_MAX_RETRY_AFTER_MS || pastDeadline) {
           throw new ProviderError('provider_rate_limited', 'Brave Search is rate limiting this server; retry later.', {
             status: 429,
+            retryAfterMs: delay,
           });
         }
         await context.sleep(delay, signal);
         if (signal.aborted) throw signal.reason;
+        await context.acquire?.();
         continue;
       }
       if (response.status < 200 || response.status > 299) throw await statusError(client, response, signal);
@@ -281,16 +288,16 @@ function differs(altered: string, original: string): boolean {
   return fold(altered) !== '' && fold(altered) !== fold(original);
 }
 
-/** Milliseconds to wait before retrying a 429, or undefined when Brave asks for longer than we wait. */
-function retryDelayMs(headers: Pick<HttpAnswer, 'header'>): number | undefined {
-  let ms: number | undefined;
+/**
+ * Milliseconds Brave asks us to wait after a 429: `Retry-After` (seconds or a date), else the reset
+ * of the exhausted `X-RateLimit-*` window; undefined when it names no time.
+ */
+function namedDelayMs(headers: Pick<HttpAnswer, 'header'>): number | undefined {
   const retryAfter = headers.header('retry-after')?.trim();
-  if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
-  else if (retryAfter !== undefined && !Number.isNaN(Date.parse(retryAfter))) {
-    ms = Math.max(0, Date.parse(retryAfter) - Date.now());
-  }
-  ms ??= exhaustedWindowResetMs(headers) ?? BRAVE_DEFAULT_RETRY_DELAY_MS;
-  return ms > BRAVE_MAX_RETRY_AFTER_MS ? undefined : ms;
+  if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+  if (retryAfter !== undefined && !Number.isNaN(Date.parse(retryAfter)))
+    return Math.max(0, Date.parse(retryAfter) - Date.now());
+  return exhaustedWindowResetMs(headers);
 }
 
 /** Brave lists one entry per window (`1, 15000`); the wait is the reset of the windows at zero. */

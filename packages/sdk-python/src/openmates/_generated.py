@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "25d2e2866c3dd6536d290736d51caf7b298b53a9b52c563267a668fdd4404271"
+CONTRACT_FINGERPRINT: Final = "1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -451,7 +451,14 @@ class SkillInfo(_SkillInfoOptional):
     """The assertion ids this server is tested against."""
 
 
-class Health(TypedDict):
+class _HealthOptional(TypedDict, total=False):
+    redis: Literal["ok", "down"]
+    """Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica
+    runs on in-process stand-ins.
+    """
+
+
+class Health(_HealthOptional):
     status: Literal["ok"]
     provider: Literal["local", "brave", "openai", "searxng"]
 

@@ -333,6 +333,11 @@ export interface components {
             status: "ok";
             /** @enum {string} */
             provider: "local" | "brave" | "openai" | "searxng";
+            /**
+             * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
+             * @enum {string}
+             */
+            redis?: "ok" | "down";
         };
     };
     responses: never;
@@ -699,7 +704,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "25d2e2866c3dd6536d290736d51caf7b298b53a9b52c563267a668fdd4404271";
+export const CONTRACT_FINGERPRINT = "1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
