@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */
-export const CONTRACT_FINGERPRINT = '7336a1ae44e440968ab1b96f78742cc868f6c57dc6aadcec2938e76459408b48';
+export const CONTRACT_FINGERPRINT = 'fe55c50030fd56ab403db1a45bdf42304f1d5f7f6703964504c5237b827592e7';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.surface-parity'] as const;
