@@ -1,4 +1,5 @@
 export * from './env.ts';
 export * from './handler.ts';
+export * from './metrics.ts';
 export * from './node-server.ts';
 export { type AppRouter, appRouter, createTrpcCaller, type TrpcContext } from './trpc-router.ts';
