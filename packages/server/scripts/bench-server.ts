@@ -12,7 +12,7 @@ import { PATHS } from '@openmates/contract';
 import { createConfiguredProvider, createEngine, loadConfig } from '@openmates/core';
 import { startBraveFixture } from '@openmates/fixtures';
 import autocannon, { type Options } from 'autocannon';
-import { createHandler, listen, loadServerConfig } from '../src/index.ts';
+import { createHandler, createServerMetrics, listen, loadServerConfig } from '../src/index.ts';
 
 const QUERY = 'benchmark query';
 const BODY = JSON.stringify({ requests: [{ query: QUERY }] });
@@ -42,11 +42,14 @@ async function runServers(baseUrl: string, apiKey: string): Promise<void> {
     OPENMATES_CACHE_TTL_S: '0',
     OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   });
-  const engine = createEngine({ config, provider: createConfiguredProvider(config) });
+  // Metrics on, as `openmates serve` runs: the engine reports to the handler's /metrics.
+  const metrics = createServerMetrics();
+  const engine = createEngine({ config, provider: createConfiguredProvider(config), observer: metrics.engine });
   const handler = createHandler({
     engine,
     version: 'bench',
     config: loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0' }),
+    metrics,
   });
   const server = await listen(handler, { host: '127.0.0.1', port: 0 });
 
