@@ -78,6 +78,7 @@ describe('openmates serve on SIGTERM', () => {
       );
       await brave.waitForHeld(1);
       server.child.kill('SIGTERM');
+      await stderrShows(server, 'up to 200 ms');
       // Never released: only the deadline ends it, and the provider sees the call aborted.
       expect(await server.exited).toBe(0);
       expect(await stuck).toBe('cut off');

@@ -210,6 +210,13 @@ function trickle(url: string, chunks: string[]): Promise<{ received: string }> {
   });
 }
 
+/**
+ * The slow-client tests set 300/600 ms deadlines and allow 8 s (over 10x slack): below the server's
+ * 10 s default, so a test fails if the options stopped reaching node:http, not only if the
+ * deadlines were gone.
+ */
+const SLOW_CLIENT_TEST = { timeout: 8_000 };
+
 describe('faults over real HTTP', () => {
   it('a client that disconnects mid-search aborts its provider call', async () => {
     const server = await startTestServer(brave);
@@ -228,7 +235,7 @@ describe('faults over real HTTP', () => {
     }
   });
 
-  it('cuts off a client that sends its headers byte by byte, without holding others up', async () => {
+  it('cuts off a client that sends its headers byte by byte, without holding others up', SLOW_CLIENT_TEST, async () => {
     const server = await startTestServer(brave, { listen: { headersTimeoutMs: 300, bodyTimeoutMs: 600 } });
     try {
       const head = `POST ${PATHS.search} HTTP/1.1\r\nHost: x\r\n`;
@@ -244,7 +251,7 @@ describe('faults over real HTTP', () => {
     }
   });
 
-  it('cuts off a client that sends its body byte by byte, without holding others up', async () => {
+  it('cuts off a client that sends its body byte by byte, without holding others up', SLOW_CLIENT_TEST, async () => {
     const server = await startTestServer(brave, { listen: { headersTimeoutMs: 300, bodyTimeoutMs: 600 } });
     try {
       const body = JSON.stringify({ requests: [{ query: 'never finished' }] });
