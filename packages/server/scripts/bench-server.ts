@@ -133,6 +133,24 @@ function measure(url: string, options: Partial<Options>): Promise<Measurement> {
   });
 }
 
+/**
+ * What metrics add to one search, in µs: the updates a one-query search makes (its HTTP request,
+ * its group, its provider call), timed in this process over many repetitions.
+ */
+function metricsCostUs(): number {
+  const metrics = createServerMetrics();
+  const rounds = 200_000;
+  const once = () => {
+    metrics.request(PATHS.search, 200);
+    metrics.engine.group('ok');
+    metrics.engine.providerCall('brave', 'ok', 0.0012);
+  };
+  for (let i = 0; i < 10_000; i += 1) once();
+  const started = performance.now();
+  for (let i = 0; i < rounds; i += 1) once();
+  return ((performance.now() - started) * 1000) / rounds;
+}
+
 async function main(): Promise<void> {
   const fixture = await child(['fixture']);
   if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
@@ -187,6 +205,8 @@ latency at ${RATE} req/s, ${RATE_CONNECTIONS} connections, ${SECONDS * 2} s each
   proxy                           ${ms(proxyRate.p50).padEnd(12)} ${ms(proxyRate.p99)}
   added by the server             ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
   (targets: p50 <= +0.5 ms: ${verdict(addedP50 <= 0.5)}; p99 <= +2 ms: ${verdict(addedP99 <= 2)})
+
+metrics (on above): ${metricsCostUs().toFixed(2)} µs of updates per search, ${((metricsCostUs() * serverMax.rps) / 10_000).toFixed(2)} % of a core at ${serverMax.rps.toFixed(0)} req/s
 `);
     if (failures > 0) {
       console.error(`${failures} requests failed or answered non-2xx: the numbers above are not valid.`);
