@@ -9,7 +9,8 @@
 //
 // `--check` exits 1 on any lost answer or unexpected 5xx (the test command runs 10 s of it).
 // Only loopback: the server is a child process of this script; it stops by itself.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ErrorResponseSchema, PATHS, SkillInfoSchema, WebSearchResponseSchema } from '@openmates/contract';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     rate: { type: 'string', default: '300' },
     check: { type: 'boolean', default: false },
+    'fixture-child': { type: 'boolean', default: false },
   },
 });
 const durationS = Math.min(600, Math.max(1, Number(values.duration)));
@@ -93,45 +95,63 @@ interface Outcome {
   aborted?: boolean;
 }
 
+/**
+ * One request on a connection of its own (`agent: false`): a kept-alive connection that the
+ * server closes as idle while the client reuses it is a client-side race, which would read as a
+ * lost answer without saying anything about the server.
+ */
+function exchange(origin: string, planned: Planned, signal: AbortSignal): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = {};
+    if (planned.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(planned.body);
+    }
+    const req = httpRequest(origin + PATHS.search, { method: planned.method, agent: false, headers, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', reject);
+      res.once('end', () => {
+        if (res.complete) resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        else reject(new Error('the answer ended before its declared length'));
+      });
+    });
+    req.once('error', reject);
+    req.end(planned.body);
+  });
+}
+
 async function send(origin: string, planned: Planned): Promise<Outcome> {
   const started = performance.now();
   const controller = new AbortController();
   const timer =
     planned.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), planned.abortAfterMs);
   try {
-    const response = await fetch(origin + PATHS.search, {
-      method: planned.method,
-      ...(planned.body === undefined ? {} : { body: planned.body, headers: { 'content-type': 'application/json' } }),
-      signal: controller.signal,
-    });
-    const text = await response.text();
+    const { status, text } = await exchange(origin, planned, controller.signal);
     const ms = performance.now() - started;
-    const outcome: Outcome = { kind: planned.kind, status: response.status, ms };
+    const outcome: Outcome = { kind: planned.kind, status, ms };
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return { ...outcome, lost: `HTTP ${response.status} with a body that is not JSON` };
+      return { ...outcome, lost: `HTTP ${status} with a body that is not JSON` };
     }
     const schema =
-      planned.method === 'GET' && response.status === 200
+      planned.method === 'GET' && status === 200
         ? SkillInfoSchema
-        : response.status === 200 || response.status === 502
+        : status === 200 || status === 502
           ? WebSearchResponseSchema
           : ErrorResponseSchema;
     const parsed = schema.safeParse(json);
-    if (!parsed.success) return { ...outcome, lost: `HTTP ${response.status} whose body breaks the contract` };
-    if (!planned.expect.includes(response.status))
-      outcome.unexpected = `${planned.kind} answered ${response.status}${response.status >= 500 ? ` (${(json as { code?: string }).code})` : ''}`;
+    if (!parsed.success) return { ...outcome, lost: `HTTP ${status} whose body breaks the contract` };
+    if (!planned.expect.includes(status))
+      outcome.unexpected = `${planned.kind} answered ${status}${status >= 500 ? ` (${(json as { code?: string }).code})` : ''}`;
     return outcome;
   } catch (error) {
     const ms = performance.now() - started;
     if (controller.signal.aborted) return { kind: planned.kind, ms, aborted: true };
-    return {
-      kind: planned.kind,
-      ms,
-      lost: `no complete answer (${(error as Error).cause ?? (error as Error).message})`,
-    };
+    const code = (error as NodeJS.ErrnoException).code;
+    return { kind: planned.kind, ms, lost: `no complete answer (${code ?? (error as Error).message})` };
   } finally {
     clearTimeout(timer);
   }
@@ -149,8 +169,20 @@ function percentile(sorted: number[], p: number): number {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** The Brave fixture runs in a child process, so the load generator has an event loop of its own. */
+async function startFixtureProcess(): Promise<{ baseUrl: string; apiKey: string; close(): void }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--fixture-child'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const fixture = await new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { baseUrl: string; apiKey: string }));
+    child.once('exit', (code) => reject(new Error(`the fixture process exited with ${code}`)));
+  });
+  return { ...fixture, close: () => child.kill() };
+}
+
 async function main(): Promise<number> {
-  const brave = await startBraveFixture();
+  const brave = await startFixtureProcess();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-gui'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -162,6 +194,12 @@ async function main(): Promise<number> {
       // The provider path on every search (a warm cache would hide it), and logs kept to warnings.
       OPENMATES_CACHE_TTL_S: '0',
       OPENMATES_LOG_LEVEL: 'warn',
+      // The server's own settings may be tried out from the caller's environment.
+      ...Object.fromEntries(
+        ['OPENMATES_HEADERS_TIMEOUT_MS', 'OPENMATES_BODY_TIMEOUT_MS', 'OPENMATES_PROVIDER_TIMEOUT_MS']
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name] as string]),
+      ),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -206,7 +244,7 @@ async function main(): Promise<number> {
   child.kill('SIGTERM');
   const exitCode = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 15_000))]);
   if (exitCode === 'timeout') child.kill('SIGKILL');
-  await brave.close();
+  brave.close();
 
   const answered = results.filter((o) => o.status !== undefined && o.lost === undefined);
   const lost = results.filter((o) => o.lost !== undefined);
@@ -250,4 +288,8 @@ async function main(): Promise<number> {
   return values.check && failed ? 1 : 0;
 }
 
-process.exitCode = await main();
+if (values['fixture-child']) {
+  const brave = await startBraveFixture();
+  process.send?.({ baseUrl: brave.baseUrl, apiKey: brave.apiKey });
+  process.on('disconnect', () => void brave.close().then(() => process.exit(0)));
+} else process.exitCode = await main();
