@@ -3,7 +3,13 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorResponseSchema, PATHS, ReadinessSchema, WebSearchResponseSchema } from '@openmates/contract';
+import {
+  ErrorResponseSchema,
+  PATHS,
+  ReadinessSchema,
+  TRPC_SEARCH_PROCEDURE,
+  WebSearchResponseSchema,
+} from '@openmates/contract';
 import { createLocalProvider, type SearchProvider } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -172,6 +178,15 @@ describe('GET /readyz', () => {
       expect(draining.status).toBe(503);
       expect(draining.headers.get('connection')).toBe('close');
       expect((await fetch(server.url + PATHS.health)).status).toBe(200);
+      // New searches are refused on both transports, before any provider call.
+      const rest = await search(server.url, [{ query: 'after drain' }]);
+      expect([rest.status, rest.headers.get('connection')]).toEqual([503, 'close']);
+      const trpc = await fetch(`${server.url}${PATHS.trpc}/${TRPC_SEARCH_PROCEDURE}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: [{ query: 'after drain' }] }),
+      });
+      expect([trpc.status, trpc.headers.get('connection')]).toEqual([503, 'close']);
       expect(brave.requests).toEqual([]);
     } finally {
       await server.close();
