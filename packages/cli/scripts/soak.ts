@@ -157,8 +157,12 @@ async function send(origin: string, planned: Planned): Promise<Outcome> {
   }
 }
 
+/** The server's resident memory and heap, from its /metrics (NaN when the scrape fails). */
 async function memory(origin: string): Promise<{ rss: number; heap: number }> {
-  const text = await (await fetch(origin + PATHS.metrics)).text();
+  const text = await fetch(origin + PATHS.metrics).then(
+    (response) => response.text(),
+    () => '',
+  );
   const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   return { rss: read('process_resident_memory_bytes'), heap: read('nodejs_heap_size_used_bytes') };
 }
@@ -202,6 +206,11 @@ async function main(): Promise<number> {
       ),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Whatever happens to this script, its children go with it.
+  process.once('exit', () => {
+    child.kill('SIGKILL');
+    brave.close();
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -283,6 +292,7 @@ async function main(): Promise<number> {
     `  server exit on SIGTERM: ${exitCode}`,
   ];
   console.log(lines.join('\n'));
+  if (exitCode !== 0) console.log(`  server stderr (tail):\n${stderr.slice(-2000)}`);
   const failed = lost.length > 0 || unexpected5xx.length > 0 || exitCode !== 0;
   if (values.check && failed) console.log('soak: FAILED (lost answers, unexpected 5xx, or an unclean exit)');
   return values.check && failed ? 1 : 0;
@@ -292,4 +302,4 @@ if (values['fixture-child']) {
   const brave = await startBraveFixture();
   process.send?.({ baseUrl: brave.baseUrl, apiKey: brave.apiKey });
   process.on('disconnect', () => void brave.close().then(() => process.exit(0)));
-} else process.exitCode = await main();
+} else process.exit(await main());
