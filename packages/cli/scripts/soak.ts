@@ -5,12 +5,12 @@
 // answers (no complete HTTP answer, or one that does not parse as the contract says), unexpected
 // statuses, and the server's RSS and heap (from /metrics) at start, middle and end.
 //
-//   node packages/cli/scripts/soak.ts [--duration S (60, at most 600)] [--rate N (300 req/s, at most 2000)] [--check]
+//   node packages/cli/scripts/soak.ts [--duration S (60, at most 600)] [--rate N (300 req/s, at most 2000)] [--keep-alive] [--check]
 //
 // `--check` exits 1 on any lost answer or unexpected 5xx (the test command runs 10 s of it).
 // Only loopback: the server is a child process of this script; it stops by itself.
 import { fork, spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ErrorResponseSchema, PATHS, SkillInfoSchema, WebSearchResponseSchema } from '@openmates/contract';
@@ -21,11 +21,14 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     rate: { type: 'string', default: '300' },
     check: { type: 'boolean', default: false },
+    'keep-alive': { type: 'boolean', default: false },
     'fixture-child': { type: 'boolean', default: false },
   },
 });
 const durationS = Math.min(600, Math.max(1, Number(values.duration)));
 const rate = Math.min(2000, Math.max(1, Number(values.rate)));
+/** `--keep-alive`: a pool of 64 kept-alive connections, as an SDK client holds, instead of one per request. */
+const agent = values['keep-alive'] ? new Agent({ keepAlive: true, maxSockets: 64 }) : false;
 const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url));
 
 /** A small seeded generator (mulberry32), so every run sends the same mix. */
@@ -107,7 +110,7 @@ function exchange(origin: string, planned: Planned, signal: AbortSignal): Promis
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(planned.body);
     }
-    const req = httpRequest(origin + PATHS.search, { method: planned.method, agent: false, headers, signal }, (res) => {
+    const req = httpRequest(origin + PATHS.search, { method: planned.method, agent, headers, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.once('error', reject);
