@@ -39,7 +39,8 @@ describe('the committed OpenAPI document', () => {
   it('registers every HTTP path of SPEC §4', () => {
     const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
     expect(Object.keys(paths[PATHS.search] ?? {}).sort()).toEqual(['get', 'post']);
-    for (const path of [PATHS.openapi, PATHS.docs, PATHS.health]) expect(paths[path]).toHaveProperty('get');
+    for (const path of [PATHS.openapi, PATHS.docs, PATHS.health, PATHS.ready, PATHS.metrics])
+      expect(paths[path]).toHaveProperty('get');
     expect(paths[`${PATHS.trpc}/${TRPC_SEARCH_PROCEDURE}`]).toHaveProperty('post');
   });
 

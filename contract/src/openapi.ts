@@ -9,7 +9,7 @@ import {
   WebSearchResponseSchema,
   WebSearchResultSchema,
 } from './response-schemas.ts';
-import { HealthSchema, SkillInfoSchema } from './skill-info.ts';
+import { HealthSchema, ReadinessSchema, SkillInfoSchema } from './skill-info.ts';
 import { z } from './zod.ts';
 
 /** The OpenAPI document as plain JSON data. */
@@ -195,6 +195,37 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...notAllowed,
     },
   });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.ready,
+    operationId: 'readiness',
+    summary: 'Readiness check: never calls a paid provider, does not depend on Redis',
+    tags: ['meta'],
+    responses: {
+      200: { description: 'The server takes searches.', content: { 'application/json': { schema: ReadinessSchema } } },
+      503: errorResponse(
+        'not_configured',
+        ' Also answered while the local index is being built at start, and from the moment the server is told to stop (SIGTERM).',
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: PATHS.metrics,
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    description:
+      'Counters and histograms of requests, search groups, provider calls, the cache and the rate limit, plus process metrics. Labels never hold query text, keys or addresses. Not counted against the search rate limit.',
+    tags: ['meta'],
+    security,
+    responses: {
+      200: {
+        description: 'The metrics in the Prometheus text format, version 0.0.4.',
+        content: { 'text/plain': { schema: z.string() } },
+      },
+      401: errorResponse('unauthorized'),
+    },
+  });
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const document = generator.generateDocument({
@@ -213,7 +244,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'web', description: 'The web search skill.' },
       { name: 'trpc', description: 'The same skill over tRPC.' },
       { name: 'mcp', description: 'The same skill as an MCP tool for AI agents.' },
-      { name: 'meta', description: 'Documentation and health.' },
+      { name: 'meta', description: 'Documentation, health, readiness and metrics.' },
     ],
   });
   const { openapi, ...rest } = document;

@@ -4,9 +4,14 @@ export const PATHS = {
   search: '/v1/apps/web/skills/search',
   openapi: '/v1/openapi.json',
   docs: '/docs',
+  /** Liveness: the process answers. */
   health: '/healthz',
   /** POST: MCP over Streamable HTTP, stateless (SPEC §8.3). */
   mcp: '/mcp',
+  /** Readiness: the provider is configured, the local index built, and the server is not draining. */
+  ready: '/readyz',
+  /** Prometheus text format (behind the API keys when they are configured). */
+  metrics: '/metrics',
   /** tRPC endpoint prefix; the search procedure lives at `${trpc}/${TRPC_SEARCH_PROCEDURE}`. */
   trpc: '/trpc',
 } as const;

@@ -60,3 +60,10 @@ export const HealthSchema = z
   })
   .openapi('Health');
 export type Health = z.infer<typeof HealthSchema>;
+
+export const ReadinessSchema = z
+  .strictObject({ status: z.literal('ready'), provider: z.enum(PROVIDER_IDS) })
+  .openapi('Readiness', {
+    description: 'The server takes searches: its provider is configured and its local index (if any) is built.',
+  });
+export type Readiness = z.infer<typeof ReadinessSchema>;

@@ -39,6 +39,8 @@ export interface EngineOptions {
   logger?: Logger;
   /** Secrets beyond the configuration's (for example the server's API keys), redacted everywhere. */
   extraSecrets?: readonly string[];
+  /** Told about provider calls, cache lookups and finished groups (the server's metrics). */
+  observer?: EngineObserver;
   /** Injectable clock and sleep for tests; default `performance.now` and a real timer. */
   now?: () => number;
   sleep?: ProviderContext['sleep'];
@@ -47,6 +49,19 @@ export interface EngineOptions {
    * keeps its cache, the provider's rate and its 429 pause there. Default: all in process.
    */
   redis?: RedisLink;
+}
+
+/**
+ * What the engine reports as it works, for metrics. Every argument is from a closed set (a provider
+ * id, `ok`, a group error code, `aborted`, `hit`, `miss`) or a duration: never query text.
+ */
+export interface EngineObserver {
+  /** A provider call ended: `outcome` is `ok`, the group error code, or `aborted` (the caller left). */
+  providerCall(provider: string, outcome: string, seconds: number): void;
+  /** A response cache lookup (only while the cache is on). */
+  cache(result: 'hit' | 'miss'): void;
+  /** A result group was settled: `ok` or its error code. */
+  group(code: string): void;
 }
 
 export interface SearchOptions {
@@ -157,6 +172,7 @@ export function createEngine(options: EngineOptions): Engine {
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact });
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? defaultSleep;
+  const observer = options.observer;
   const { redis } = options;
   const identity = providerIdentity(config, provider);
   let cache: ResultCache | undefined;
@@ -194,6 +210,7 @@ export function createEngine(options: EngineOptions): Engine {
     | { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number }
   > {
     const cached = await cache?.get(item);
+    if (cache) observer?.cache(cached ? 'hit' : 'miss');
     if (cached) {
       log.info({ event: 'provider_call', group: index, cache: 'hit', results: cached.results.length }, 'cache hit');
       return cached;
@@ -245,6 +262,7 @@ export function createEngine(options: EngineOptions): Engine {
         suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [],
       };
       await cache?.set(item, value);
+      observer?.providerCall(provider.id, 'ok', (now() - started) / 1000);
       log.info(
         {
           event: 'provider_call',
@@ -260,6 +278,14 @@ export function createEngine(options: EngineOptions): Engine {
       return value;
     } catch (error) {
       const elapsed_ms = Math.round(now() - started);
+      const outcome = signal.aborted
+        ? 'aborted'
+        : controller.signal.reason instanceof CallTimeout
+          ? 'provider_timeout'
+          : error instanceof ProviderError
+            ? error.code
+            : undefined;
+      if (outcome !== undefined) observer?.providerCall(provider.id, outcome, (now() - started) / 1000);
       if (signal.aborted) throw signal.reason;
       if (controller.signal.reason instanceof CallTimeout || error instanceof CallTimeout) {
         log.warn({ event: 'provider_call', group: index, code: 'provider_timeout', elapsed_ms }, 'provider timed out');
@@ -337,6 +363,7 @@ export function createEngine(options: EngineOptions): Engine {
       );
       throw new EngineError('internal_error', undefined, { cause: error });
     }
+    if (observer) for (const group of groups) observer.group(group.error?.code ?? 'ok');
     const response: WebSearchResponse = { results: groups, provider: redact(provider.name) };
     const merged = mergeSuggestions(suggestions, redact);
     if (merged.length > 0) response.suggestions_follow_up_requests = merged;

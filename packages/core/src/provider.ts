@@ -159,6 +159,11 @@ export interface SearchProvider {
   search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer>;
   /** Extra `openmates doctor` checks (reachability, index size). */
   doctor?(context: ProviderContext): Promise<DoctorCheck[]>;
+  /**
+   * Gets ready to serve without any paid or remote call (the local index opens and builds its demo
+   * corpus); a server's readiness waits for it. Throws ProviderNotConfiguredError when it cannot.
+   */
+  ready?(): Promise<void>;
   /** Releases resources (database handles, sockets). */
   close?(): Promise<void> | void;
 }

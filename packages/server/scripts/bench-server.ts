@@ -12,7 +12,7 @@ import { PATHS } from '@openmates/contract';
 import { connectRedis, createConfiguredProvider, createEngine, createLogger, loadConfig } from '@openmates/core';
 import { startBraveFixture, startRedis } from '@openmates/fixtures';
 import autocannon, { type Options } from 'autocannon';
-import { createHandler, listen, loadServerConfig } from '../src/index.ts';
+import { createHandler, createServerMetrics, listen, loadServerConfig } from '../src/index.ts';
 
 const QUERY = 'benchmark query';
 const BODY = JSON.stringify({ requests: [{ query: QUERY }] });
@@ -64,8 +64,15 @@ async function runServers(baseUrl: string, apiKey: string, redisUrl: string): Pr
       ? await connectRedis(config.redis, createLogger({ level: 'silent', redact: (t) => t }))
       : undefined;
     await redis?.settled();
-    const engine = createEngine({ config, provider: createConfiguredProvider(config), ...(redis ? { redis } : {}) });
-    const handler = createHandler({ engine, version: 'bench', config: loadServerConfig(env) });
+    // Metrics on, as `openmates serve` runs: the engine reports to the handler's /metrics.
+    const metrics = createServerMetrics();
+    const engine = createEngine({
+      config,
+      provider: createConfiguredProvider(config),
+      observer: metrics.engine,
+      ...(redis ? { redis } : {}),
+    });
+    const handler = createHandler({ engine, version: 'bench', config: loadServerConfig(env), metrics });
     return (await listen(handler, { host: '127.0.0.1', port: 0 })).url;
   }
   const shared = {
@@ -167,6 +174,24 @@ function measure(url: string, options: Partial<Options>): Promise<Measurement> {
   });
 }
 
+/**
+ * What metrics add to one search, in µs: the updates a one-query search makes (its HTTP request,
+ * its group, its provider call), timed in this process over many repetitions.
+ */
+function metricsCostUs(): number {
+  const metrics = createServerMetrics();
+  const rounds = 200_000;
+  const once = () => {
+    metrics.request(PATHS.search, 200);
+    metrics.engine.group('ok');
+    metrics.engine.providerCall('brave', 'ok', 0.0012);
+  };
+  for (let i = 0; i < 10_000; i += 1) once();
+  const started = performance.now();
+  for (let i = 0; i < rounds; i += 1) once();
+  return ((performance.now() - started) * 1000) / rounds;
+}
+
 async function main(): Promise<void> {
   const fixture = await child(['fixture']);
   if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
@@ -257,6 +282,7 @@ shared state in Redis (a private redis-server on loopback), ${CONNECTIONS} conne
   ratio                        ${limitRatio.toFixed(2)}x   (target >= 0.85x: ${verdict(limitRatio >= 0.85)})
   cache hit on replica B of what replica A cached, ${RATE} req/s: p50 ${ms(hit.p50)}, p99 ${ms(hit.p99)}
   (target p50 <= 1 ms: ${verdict(hit.p50 <= 1)})
+metrics (on above): ${metricsCostUs().toFixed(2)} µs of updates per search, ${((metricsCostUs() * serverMax.rps) / 10_000).toFixed(2)} % of a core at ${serverMax.rps.toFixed(0)} req/s
 `);
     if (failures > 0) {
       console.error(`${failures} requests failed or answered non-2xx: the numbers above are not valid.`);

@@ -5,6 +5,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { createAuthenticator } from './auth.ts';
 import { clientAddress } from './client-address.ts';
 import type { ServerConfig } from './env.ts';
+import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 
 /**
  * A request as the API's core sees it, free of any HTTP library: the fetch handler and the
@@ -35,6 +36,14 @@ export interface PlainResponse {
 export interface ApiCore {
   engine: Engine;
   log: Logger;
+  /** The server's Prometheus metrics; the engine's observer when the engine was built with it. */
+  metrics: ServerMetrics;
+  /** True from `drain()` on: searches are refused (503, `Connection: close`) and readiness fails. */
+  readonly draining: boolean;
+  /** Stops taking new work: what SIGTERM does first. */
+  drain(): void;
+  /** The 503 a draining server answers in place of new work. */
+  shuttingDown(requestId: string): PlainResponse;
   /** The caller's key (`null` when no keys are configured); throws EngineError 401 without a valid one. */
   requireKey(authorization: string | null): string | null;
   /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
@@ -54,7 +63,12 @@ export const ROUTES: Record<string, readonly string[]> = {
   [PATHS.search]: ['GET', 'HEAD', 'POST'],
   [PATHS.openapi]: ['GET', 'HEAD'],
   [PATHS.health]: ['GET', 'HEAD'],
+  [PATHS.ready]: ['GET', 'HEAD'],
+  [PATHS.metrics]: ['GET', 'HEAD'],
 };
+
+/** What a draining server answers in place of new work (503 `not_configured`). */
+export const SHUTTING_DOWN = 'This server is shutting down: send the request again (it reaches a server that is up).';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
@@ -68,11 +82,24 @@ export function routeError(code: ErrorCode, requestId: string, headers: Record<s
   return plainJson(httpStatus(code), JSON.stringify(errorResponse(code, { requestId })), headers);
 }
 
-/** Builds the shared core over an engine and the server's settings. */
-export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
+/**
+ * Builds the shared core over an engine and the server's settings. `metrics` should be the ones
+ * the engine reports to (`createEngine({ observer: metrics.engine })`); fresh ones otherwise.
+ */
+export function createApiCore(
+  engine: Engine,
+  config: ServerConfig,
+  metrics: ServerMetrics = createServerMetrics(),
+): ApiCore {
   const log: Logger = engine.logger.child({ component: 'server' });
+  let draining = false;
   const authenticate = createAuthenticator(config.apiKeys);
   const limiter = createLimiter(engine, config.rateLimitPerMin);
+  // openmates_redis_up follows the engine's Redis link (0 without one).
+  if (engine.redis) {
+    metrics.setRedisUp(engine.redis.state === 'ok');
+    engine.redis.onStateChange((state) => metrics.setRedisUp(state === 'ok'));
+  }
 
   function requireKey(authorization: string | null): string | null {
     const key = authenticate(authorization);
@@ -94,6 +121,7 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
       await limiter.consume(engine.redis ? engine.redis.hmac('limit', identity) : identity);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      metrics.rateLimited();
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       throw Object.assign(
         new EngineError('rate_limited', `Too many requests for this API key; retry in ${seconds} s.`),
@@ -127,13 +155,20 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
     return routeError('internal_error', requestId);
   }
 
+  function shuttingDown(requestId: string): PlainResponse {
+    const body = errorResponse('not_configured', { message: SHUTTING_DOWN, requestId });
+    return plainJson(503, JSON.stringify(body), { connection: 'close', 'retry-after': '1' });
+  }
+
   function logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void {
+    const route = routeName(pathname);
+    metrics.request(route, status);
     log.info(
       {
         event: 'http',
         request_id: requestId,
         method,
-        route: routeName(pathname),
+        route,
         status,
         elapsed_ms: Math.round(performance.now() - started),
       },
@@ -146,6 +181,7 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
     const started = performance.now();
     let response: PlainResponse;
     try {
+      if (draining) throw new Draining();
       await admit(request.authorization, request.remoteAddress, request.forwardedFor);
       const body = await request.readBody();
       // The engine hands over the JSON it measured when fitting the response: serialized once.
@@ -163,14 +199,32 @@ export function createApiCore(engine: Engine, config: ServerConfig): ApiCore {
         retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
       );
     } catch (error) {
-      response = failure(error, requestId, request.signal.aborted);
+      response =
+        error instanceof Draining ? shuttingDown(requestId) : failure(error, requestId, request.signal.aborted);
     }
     response.headers['x-request-id'] = requestId;
     logRequest(requestId, request.method, PATHS.search, response.status, started);
     return response;
   }
 
-  return { engine, log, requireKey, admit, errorHeaders, failure, logRequest, handleSearch };
+  return {
+    engine,
+    log,
+    metrics,
+    get draining() {
+      return draining;
+    },
+    drain() {
+      draining = true;
+    },
+    shuttingDown,
+    requireKey,
+    admit,
+    errorHeaders,
+    failure,
+    logRequest,
+    handleSearch,
+  };
 }
 
 /**
@@ -192,10 +246,19 @@ function createLimiter(engine: Engine, perMinute: number): RateLimiterAbstract |
   });
 }
 
-/** The route template for logs: never the raw path, which could carry text a caller typed. */
-function routeName(pathname: string): string {
-  if (pathname in ROUTES) return pathname;
-  if (pathname.startsWith(`${PATHS.trpc}/`)) return `${PATHS.trpc}/*`;
+/** A search that arrived after `drain()`. */
+class Draining extends Error {
+  override readonly name = 'Draining';
+}
+
+/**
+ * The route template for logs and metrics, from a fixed list (`other` for the rest): never the raw
+ * path, which could carry text a caller typed, and a 404 scan cannot grow the metrics' label set.
+ */
+export function routeName(pathname: string): string {
+  if (Object.hasOwn(ROUTES, pathname)) return pathname;
+  if (pathname === PATHS.trpc || pathname.startsWith(`${PATHS.trpc}/`)) return `${PATHS.trpc}/*`;
+  if (pathname === PATHS.mcp) return PATHS.mcp;
   if (pathname.startsWith(PATHS.docs)) return PATHS.docs;
   return 'other';
 }

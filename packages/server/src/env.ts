@@ -16,6 +16,27 @@ export interface ServerConfig {
    * the client for keyless rate limiting (default none: the connection's address counts).
    */
   trustProxy?: BlockList;
+  /** `OPENMATES_DRAIN_MS`: how long in-flight searches may run on after SIGTERM (default 10000). */
+  drainMs: number;
+  /** `OPENMATES_HEADERS_TIMEOUT_MS`: a client must send its request headers within this (default 10000). */
+  headersTimeoutMs: number;
+  /** `OPENMATES_BODY_TIMEOUT_MS`: a client must send its whole request, body included, within this (default 30000). */
+  bodyTimeoutMs: number;
+}
+
+export const DEFAULT_DRAIN_MS = 10_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** A whole number of milliseconds ≥ 1, `fallback` when unset or blank. */
+function milliseconds(name: string, fallback: number) {
+  return z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 1, {
+      message: `${name} must be a whole number of milliseconds ≥ 1`,
+    });
 }
 
 const EnvSchema = z.object({
@@ -48,6 +69,9 @@ const EnvSchema = z.object({
       message:
         'OPENMATES_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
     }),
+  OPENMATES_DRAIN_MS: milliseconds('OPENMATES_DRAIN_MS', DEFAULT_DRAIN_MS),
+  OPENMATES_HEADERS_TIMEOUT_MS: milliseconds('OPENMATES_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS),
+  OPENMATES_BODY_TIMEOUT_MS: milliseconds('OPENMATES_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
 });
 
 function isOrigin(text: string): boolean {
@@ -65,10 +89,18 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   const keys = parsed.data.OPENMATES_API_KEYS;
   if (keys.some((k) => k.length < 16)) throw new Error('OPENMATES_API_KEYS: every key must be at least 16 characters');
+  const { OPENMATES_HEADERS_TIMEOUT_MS: headersTimeoutMs, OPENMATES_BODY_TIMEOUT_MS: bodyTimeoutMs } = parsed.data;
+  if (bodyTimeoutMs < headersTimeoutMs)
+    throw new Error(
+      'OPENMATES_BODY_TIMEOUT_MS must be at least OPENMATES_HEADERS_TIMEOUT_MS (it includes the headers)',
+    );
   const config: ServerConfig = {
     apiKeys: keys,
     rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
     allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
+    drainMs: parsed.data.OPENMATES_DRAIN_MS,
+    headersTimeoutMs,
+    bodyTimeoutMs,
   };
   const proxies = parseTrustedProxies(env.OPENMATES_TRUST_PROXY);
   if (proxies) config.trustProxy = proxies;

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_HOST, type Health, issueMessage, PATHS } from '@openmates/contract';
+import { DEFAULT_HOST, type Health, issueMessage, PATHS, type Readiness } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { type Engine, EngineError, errorResponse } from '@openmates/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createApiCore, type PlainRequest, type PlainResponse, plainJson, ROUTES, routeError } from './api-core.ts';
+import {
+  createApiCore,
+  type PlainRequest,
+  type PlainResponse,
+  plainJson,
+  ROUTES,
+  routeError,
+  SHUTTING_DOWN,
+} from './api-core.ts';
 import { docsResponse } from './docs-page.ts';
 import type { ServerConfig } from './env.ts';
 import { createHostPolicy } from './host-policy.ts';
 import { createMcpRoute } from './mcp-route.ts';
+import type { ServerMetrics } from './metrics.ts';
 import { readJsonBody } from './transport.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
@@ -18,6 +27,11 @@ export interface HandlerOptions {
   config: ServerConfig;
   /** The address the server binds (`openmates serve --host`), for the MCP endpoint's Host check; default loopback. */
   host?: string;
+  /**
+   * The metrics `GET /metrics` exposes; pass the ones the engine reports to
+   * (`createEngine({ observer: metrics.engine })`). Default: fresh ones that see HTTP requests only.
+   */
+  metrics?: ServerMetrics;
   /** Answers every path that is not the API's (the web GUI); JSON 404 when absent. */
   fallback?: (request: Request) => Promise<Response>;
 }
@@ -40,6 +54,14 @@ export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Res
  */
 export interface ApiHandler extends FetchHandler {
   readonly handleSearch: (request: PlainRequest) => Promise<PlainResponse>;
+  readonly metrics: ServerMetrics;
+  /**
+   * Settles when the provider is ready to serve (the local index opened and its demo corpus built,
+   * started when the handler is created; never a paid call). `/readyz` answers 503 until then.
+   */
+  readonly prepared: Promise<boolean>;
+  /** Stops taking new work (SIGTERM): `/readyz` and new searches answer 503 with `Connection: close`. */
+  drain(): void;
 }
 
 const OPENAPI_BODY = JSON.stringify(openapi);
@@ -58,7 +80,7 @@ function toResponse(plain: PlainResponse): Response {
  */
 export function createHandler(options: HandlerOptions): ApiHandler {
   const { engine, config } = options;
-  const core = createApiCore(engine, config);
+  const core = createApiCore(engine, config, options.metrics);
   const { log } = core;
   const health = (): Health =>
     engine.redis
@@ -69,6 +91,46 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     version: options.version,
     allowHost: createHostPolicy(options.host ?? DEFAULT_HOST, config.allowedOrigins),
   });
+  const readiness: Readiness = { status: 'ready', provider: engine.provider.id };
+
+  // Readiness: the provider prepares itself once at start (a retry on a later probe if that
+  // failed, since the index file may be fixed while the server runs).
+  let ready = false;
+  let preparing: Promise<boolean> | undefined;
+  let notReady = 'The server is starting: the search provider is being prepared (the local index built).';
+  function prepare(): Promise<boolean> {
+    preparing ??= (async () => {
+      try {
+        await engine.provider.ready?.();
+        ready = true;
+      } catch (error) {
+        notReady = `The search provider cannot serve: ${engine.redact(error instanceof Error ? error.message : 'unknown error')}`;
+        log.warn(
+          { event: 'ready', error_name: error instanceof Error ? error.name : typeof error },
+          'provider not ready',
+        );
+        preparing = undefined;
+      }
+      return ready;
+    })();
+    return preparing;
+  }
+  const prepared = prepare();
+
+  async function readyz(requestId: string): Promise<Response> {
+    if (core.draining) return toResponse(core.shuttingDown(requestId));
+    if (!ready) {
+      void prepare();
+      return json(503, errorResponse('not_configured', { message: notReady, requestId }));
+    }
+    return json(200, readiness);
+  }
+
+  async function metrics(request: Request): Promise<Response> {
+    core.requireKey(request.headers.get('authorization'));
+    const { contentType, body } = await core.metrics.render();
+    return new Response(body, { headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
+  }
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
     let body: unknown;
@@ -81,6 +143,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         throw new EngineError('invalid_request', 'tRPC batching is off: send one call per request.', {
           issues: [{ path: '', message: issueMessage('batchedCalls') }],
         });
+      if (core.draining) throw new EngineError('not_configured', SHUTTING_DOWN);
       await core.admit(
         request.headers.get('authorization'),
         info?.remoteAddress,
@@ -101,6 +164,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
       };
       const headers = core.errorHeaders(error);
       if (error.code === 'method_not_allowed') headers.allow = 'POST';
+      if (core.draining) headers.connection = 'close';
       return json(error.status, envelope, headers);
     }
     // tRPC gets the body already read and checked (size, type, JSON).
@@ -133,6 +197,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     if (pathname === PATHS.mcp) {
       // Stateless: no stream the server opens on its own (GET), no session to end (DELETE).
       if (request.method !== 'POST') return toResponse(routeError('method_not_allowed', requestId, { allow: 'POST' }));
+      if (core.draining) return toResponse(core.shuttingDown(requestId));
       return mcp(request, info?.lengthEnforced === true, info?.remoteAddress);
     }
     if (pathname === PATHS.docs || pathname.startsWith(`${PATHS.docs}/`)) {
@@ -144,6 +209,8 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     if (!allowed.includes(method))
       return toResponse(routeError('method_not_allowed', requestId, { allow: allowed.join(', ') }));
     if (pathname === PATHS.health) return json(200, health());
+    if (pathname === PATHS.ready) return readyz(requestId);
+    if (pathname === PATHS.metrics) return metrics(request);
     if (pathname === PATHS.openapi)
       return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     // Skill info names the provider and this server's settings: keyed like searches, but not metered,
@@ -190,5 +257,10 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     core.logRequest(requestId, request.method, pathname, response.status, started);
     return response;
   };
-  return Object.assign(handler, { handleSearch: core.handleSearch });
+  return Object.assign(handler, {
+    handleSearch: core.handleSearch,
+    metrics: core.metrics,
+    prepared,
+    drain: core.drain,
+  });
 }

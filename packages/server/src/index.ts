@@ -1,5 +1,6 @@
 export * from './env.ts';
 export * from './handler.ts';
 export * from './loopback.ts';
+export * from './metrics.ts';
 export * from './node-server.ts';
 export { type AppRouter, appRouter, createTrpcCaller, type TrpcContext } from './trpc-router.ts';

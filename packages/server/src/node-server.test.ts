@@ -1,6 +1,5 @@
 import { request as httpRequest } from 'node:http';
 import { PATHS, WebSearchResponseSchema } from '@openmates/contract';
-import { createBraveProvider, type SearchProvider } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApiPath } from './node-server.ts';
@@ -25,30 +24,26 @@ function connectError(url: string): Promise<string | undefined> {
 }
 
 describe('listen()', () => {
-  it('finishes an in-flight search on close() and refuses new connections', async () => {
-    brave.setLatency(300);
-    let entered!: () => void;
-    const inFlight = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    const inner = createBraveProvider({ apiKey: brave.apiKey, baseUrl: brave.baseUrl });
-    const provider: SearchProvider = {
-      ...inner,
-      search(query, context) {
-        entered();
-        return inner.search(query, context);
-      },
-    };
-    const server = await startTestServer(brave, { provider });
+  it('finishes an in-flight search on close(), answers new requests 503 with Connection: close meanwhile, then stops listening', async () => {
+    const server = await startTestServer(brave);
     try {
       const pending = fetch(server.url + PATHS.search, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ requests: [{ query: 'slow shutdown' }] }),
+        body: JSON.stringify({ requests: [{ query: 'hold slow shutdown' }] }),
       });
-      await inFlight;
+      await brave.waitForHeld(1);
       const closed = server.running.close();
-      expect(await connectError(server.url)).toBe('ECONNREFUSED');
+      const refused = await fetch(server.url + PATHS.search, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: [{ query: 'new work' }] }),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('connection')).toBe('close');
+      expect(await refused.json()).toMatchObject({ code: 'not_configured' });
+      expect(brave.requests.some((r) => r.query.q === 'new work')).toBe(false);
+      brave.release();
       const response = await pending;
       expect(response.status).toBe(200);
       // The finished request's connection is closed with it, so close() need not wait for keep-alive.
@@ -57,8 +52,8 @@ describe('listen()', () => {
       expect(body.results[0]?.results.length).toBe(10);
       await closed;
       expect(server.running.server.listening).toBe(false);
+      expect(await connectError(server.url)).toBe('ECONNREFUSED');
     } finally {
-      brave.setLatency(0);
       await server.close().catch(() => {});
     }
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { PATHS } from '@openmates/contract';
 import type { PlainRequest, PlainResponse } from './api-core.ts';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './env.ts';
 import type { ApiHandler, FetchHandler } from './handler.ts';
 import { checkBodyHeaders, parseJson } from './transport.ts';
 
@@ -11,21 +12,37 @@ export interface RunningServer {
   url: string;
   server: Server;
   /**
-   * Stops accepting connections and resolves when in-flight requests have finished (idle
-   * keep-alive sockets are closed at once; busy ones after `graceMs`, default 30 s).
+   * Drains, then stops: new work is refused at once (the handler's `drain()`: `/readyz` and new
+   * searches answer 503, every response carries `Connection: close`, idle keep-alive sockets are
+   * closed), requests in flight may finish within `graceMs` (default 10 s), and whatever still
+   * runs then is cut off. Resolves once the server is closed.
    */
   close(graceMs?: number): Promise<void>;
+}
+
+/** Options of `listen()`: where to bind, and how long slow clients may take. */
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Paths the API does not own go here (the web GUI); JSON 404 when absent. */
+  fallback?: NodeFallback;
+  /** A client must send its request headers within this, or gets 408 and is disconnected (default 10000). */
+  headersTimeoutMs?: number;
+  /** A client must send its whole request, body included, within this (default 30000; ≥ `headersTimeoutMs`). */
+  bodyTimeoutMs?: number;
 }
 
 /** A node-style handler for everything that is not the API (the web GUI's built handler). */
 export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** True for the paths the API owns: `/v1/…`, `/trpc…`, `/docs…` and `/healthz`. */
+/** True for the paths the API owns: `/v1/…`, `/trpc…`, `/docs…`, `/healthz`, `/readyz` and `/metrics`. */
 export function isApiPath(pathname: string): boolean {
   return (
     pathname.startsWith('/v1/') ||
     [PATHS.trpc, PATHS.docs].some((p) => pathname === p || pathname.startsWith(`${p}/`)) ||
-    pathname === PATHS.health
+    pathname === PATHS.health ||
+    pathname === PATHS.ready ||
+    pathname === PATHS.metrics
   );
 }
 
@@ -101,10 +118,7 @@ function serveSearch(
  * `ApiHandler`'s search route directly). With a `fallback`, paths the API does not own go to it
  * instead, so the GUI shares the API's origin.
  */
-export async function listen(
-  handler: FetchHandler | ApiHandler,
-  options: { host: string; port: number; fallback?: NodeFallback },
-): Promise<RunningServer> {
+export async function listen(handler: FetchHandler | ApiHandler, options: ListenOptions): Promise<RunningServer> {
   const api = getRequestListener((request, env) =>
     handler(request, {
       remoteAddress:
@@ -122,15 +136,29 @@ export async function listen(
     if (!response.headersSent) response.setHeader('connection', 'close');
     else response.once('finish', () => response.socket?.end());
   };
-  const server = createServer((request, response) => {
-    active.add(response);
-    response.once('close', () => active.delete(response));
-    if (closing) endAfter(response);
-    if (fastSearch && isFastSearch(request)) return serveSearch(fastSearch, request, response);
-    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
-    if (fallback && !isApiPath(pathname)) fallback(request, response);
-    else void api(request, response);
-  });
+  let settled: (() => void) | undefined;
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, headersTimeout);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // node checks those deadlines on this interval (30 s by default), which would stretch a short one.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    (request, response) => {
+      active.add(response);
+      response.once('close', () => {
+        active.delete(response);
+        if (active.size === 0) settled?.();
+      });
+      if (closing) endAfter(response);
+      if (fastSearch && isFastSearch(request)) return serveSearch(fastSearch, request, response);
+      const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+      if (fallback && !isApiPath(pathname)) fallback(request, response);
+      else void api(request, response);
+    },
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -144,17 +172,27 @@ export async function listen(
   return {
     url: `http://${host}:${address.port}`,
     server,
-    close(graceMs = 30_000) {
-      closing = true;
-      for (const response of active) endAfter(response);
-      return new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
+    async close(graceMs = DEFAULT_DRAIN_MS) {
+      if (!closing) {
+        closing = true;
+        if ('drain' in handler) handler.drain();
+        for (const response of active) endAfter(response);
+      }
+      server.closeIdleConnections();
+      // Still listening while requests are in flight: a request that reaches this server now gets
+      // a clean 503 with Connection: close (which clients retry) rather than a refused connection.
+      if (active.size > 0)
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(resolve, graceMs);
+          force.unref();
+          settled = () => {
+            clearTimeout(force);
+            resolve();
+          };
         });
-        server.closeIdleConnections();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
       });
     },
   };

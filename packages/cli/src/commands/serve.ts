@@ -5,7 +5,7 @@ import { BaseCommand } from '../lib/base-command.ts';
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the REST and tRPC API, and the web GUI, on one origin.';
   static override description =
-    `Binds ${DEFAULT_HOST} by default. Binding any other address requires API keys (OPENMATES_API_KEYS, comma-separated, each at least 16 characters); clients then send Authorization: Bearer <key>. Refuses to start when the selected provider is not configured (see \`openmates doctor\`). SIGINT or SIGTERM stop accepting connections and let in-flight searches finish.`;
+    `Binds ${DEFAULT_HOST} by default. Binding any other address requires API keys (OPENMATES_API_KEYS, comma-separated, each at least 16 characters); clients then send Authorization: Bearer <key>. Refuses to start when the selected provider is not configured (see \`openmates doctor\`). SIGINT or SIGTERM drain: /readyz and new requests answer 503, in-flight searches finish within OPENMATES_DRAIN_MS (default 10000), then it exits. /metrics (Prometheus) sits behind the API keys when they are set.`;
   static override flags = {
     host: Flags.string({ description: 'Address to bind.', default: DEFAULT_HOST, helpValue: 'ADDRESS' }),
     port: Flags.integer({

@@ -43,6 +43,7 @@ export async function serve(
       `refusing to listen on ${options.host} without API keys: set OPENMATES_API_KEYS (comma-separated, 16+ characters each) or use --host ${DEFAULT_HOST}.`,
     );
 
+  const metrics = server.createServerMetrics();
   let engine: ReturnType<typeof core.createEngine>;
   try {
     const config = core.loadConfig(engineEnv(process.env, 'info'));
@@ -60,6 +61,7 @@ export async function serve(
       logger,
       extraSecrets: serverConfig.apiKeys,
       ...(redis ? { redis } : {}),
+      observer: metrics.engine,
     });
   } catch (error) {
     if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError)
@@ -67,7 +69,9 @@ export async function serve(
     throw error;
   }
 
-  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig, host: options.host });
+  // Creating the handler starts preparing the provider (the local index and its demo corpus), so
+  // /readyz turns 200 once that is done, while /healthz answers from the start.
+  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig, host: options.host, metrics });
   const guiFile = options.gui ? locateGui() : undefined;
   let gui: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
   let guiLine = '';
@@ -88,6 +92,8 @@ export async function serve(
     running = await server.listen(handler, {
       host: options.host,
       port: options.port,
+      headersTimeoutMs: serverConfig.headersTimeoutMs,
+      bodyTimeoutMs: serverConfig.bodyTimeoutMs,
       ...(fallback ? { fallback } : {}),
     });
   } catch (error) {
@@ -138,8 +144,11 @@ export async function serve(
   };
   process.once('SIGINT', force);
   process.once('SIGTERM', force);
-  await write(stderr, `openmates: ${signal}, finishing in-flight searches…\n`);
-  await running.close();
+  await write(
+    stderr,
+    `openmates: ${signal}, refusing new work and finishing in-flight searches (up to ${serverConfig.drainMs} ms)…\n`,
+  );
+  await running.close(serverConfig.drainMs);
   await engine.close();
   await write(stderr, 'openmates: stopped\n');
   return 0;

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708"
+CONTRACT_FINGERPRINT: Final = "3044c96275c33f446e52f5e736a856024e8bf1c30d9bf8a5d686fbe5dea8ba89"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -30,6 +30,8 @@ ApiPath = Literal[
     "/v1/openapi.json",
     "/docs",
     "/healthz",
+    "/readyz",
+    "/metrics",
 ]
 """Every HTTP path of the API."""
 
@@ -460,6 +462,14 @@ class _HealthOptional(TypedDict, total=False):
 
 class Health(_HealthOptional):
     status: Literal["ok"]
+    provider: Literal["local", "brave", "openai", "searxng"]
+
+
+class Readiness(TypedDict):
+    """The server takes searches: its provider is configured and its local index (if any) is built.
+    """
+
+    status: Literal["ready"]
     provider: Literal["local", "brave", "openai", "searxng"]
 
 

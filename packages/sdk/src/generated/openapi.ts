@@ -127,6 +127,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness check: never calls a paid provider, does not depend on Redis */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description Counters and histograms of requests, search groups, provider calls, the cache and the rate limit, plus process metrics. Labels never hold query text, keys or addresses. Not counted against the search rate limit.
+         */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -339,6 +376,13 @@ export interface components {
              */
             redis?: "ok" | "down";
         };
+        /** @description The server takes searches: its provider is configured and its local index (if any) is built. */
+        Readiness: {
+            /** @enum {string} */
+            status: "ready";
+            /** @enum {string} */
+            provider: "local" | "brave" | "openai" | "searxng";
+        };
     };
     responses: never;
     parameters: never;
@@ -361,6 +405,7 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export type Issue = components['schemas']['Issue'];
 export type SkillInfo = components['schemas']['SkillInfo'];
 export type Health = components['schemas']['Health'];
+export type Readiness = components['schemas']['Readiness'];
 export type $defs = Record<string, never>;
 export interface operations {
     skillInfo: {
@@ -701,10 +746,68 @@ export interface operations {
             };
         };
     };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server takes searches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The selected search provider is not configured. Also answered while the local index is being built at start, and from the moment the server is told to stop (SIGTERM). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics in the Prometheus text format, version 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A valid API key is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708";
+export const CONTRACT_FINGERPRINT = "3044c96275c33f446e52f5e736a856024e8bf1c30d9bf8a5d686fbe5dea8ba89";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
