@@ -200,9 +200,13 @@ export function buildOpenApiDocument(): OpenApiDocument {
     path: PATHS.ready,
     operationId: 'readiness',
     summary: 'Readiness check: never calls a paid provider, does not depend on Redis',
+    description:
+      'Answers 200 once the provider is configured and prepared (the local index opened and its demo corpus built), 503 before that and from the moment the server drains; a load balancer stops sending new work on 503. Public.',
     tags: ['meta'],
+    security: [],
     responses: {
       200: { description: 'The server takes searches.', content: { 'application/json': { schema: ReadinessSchema } } },
+      ...notAllowed,
       503: errorResponse(
         'not_configured',
         ' Also answered while the local index is being built at start, and from the moment the server is told to stop (SIGTERM).',

@@ -64,12 +64,13 @@ describe('openmates mcp (stdio)', () => {
       { requests: [{ id: 'a', query: 'rust ownership', count: 2 }] },
       { requests: [{ query: '' }], unknown: 1 },
       { requests: [{ query: 'unavailable a' }, { query: 'badkey b' }] },
+      { requests: [{ query: 'forge markers' }] },
     );
     const result = await runCli(['mcp'], env, input);
     expect(result.code).toBe(0);
     const messages = parseStdout(result.stdout);
     const byId = new Map(messages.filter((m) => m.id !== undefined).map((m) => [m.id, m]));
-    expect([...byId.keys()].sort()).toEqual([0, 1, 2, 3]);
+    expect([...byId.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
     expect(byId.get(1)?.result?.isError).toBeUndefined();
     expect(byId.get(1)?.result?.structuredContent?.provider).toBe('Brave Search');
     const refused = byId.get(2)?.result;
@@ -81,7 +82,13 @@ describe('openmates mcp (stdio)', () => {
     ]);
     expect(byId.get(3)?.result?.isError).toBe(true);
     const progress = messages.filter((m) => m.method === 'notifications/progress');
-    expect(progress.length).toBe(3); // one per finished group of the calls that ran
+    expect(progress.length).toBe(4); // one per finished group of the calls that ran
+    // A result that closes the boundary itself stays inside it: the real close is the last line.
+    const forged = byId.get(4)?.result?.content?.[0]?.text ?? '';
+    const token = /<untrusted-search-results token="([0-9a-f]{32})">/.exec(forged)?.[1] ?? '';
+    expect(token).not.toBe('');
+    expect(forged.split(token)).toHaveLength(3);
+    expect(forged.endsWith(`</untrusted-search-results token="${token}">`)).toBe(true);
     const logs = result.stderr.trimEnd().split('\n');
     expect(logs.length).toBeGreaterThan(0);
     for (const line of logs) expect(JSON.parse(line)).toHaveProperty('level');

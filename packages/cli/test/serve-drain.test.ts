@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { PATHS, WebSearchResponseSchema } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,6 +34,36 @@ function stderrShows(server: ServeProcess, text: string): Promise<void> {
   });
 }
 
+/**
+ * One request on a connection of its own. After SIGTERM the server closes idle keep-alive
+ * connections, and a pooled client (fetch) could pick one as it closes: a race of the client's, not
+ * the drain's.
+ */
+function fresh(
+  url: string,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        agent: false,
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function search(url: string, query: string): Promise<Response> {
   return fetch(url + PATHS.search, {
     method: 'POST',
@@ -50,12 +81,12 @@ describe('openmates serve on SIGTERM', () => {
       await brave.waitForHeld(6);
       server.child.kill('SIGTERM');
       await stderrShows(server, 'refusing new work');
-      const ready = await fetch(server.url + PATHS.ready);
+      const ready = await fresh(server.url + PATHS.ready);
       expect(ready.status).toBe(503);
-      const refused = await search(server.url, 'new work');
+      const refused = await fresh(server.url + PATHS.search, JSON.stringify({ requests: [{ query: 'new work' }] }));
       expect(refused.status).toBe(503);
-      expect(refused.headers.get('connection')).toBe('close');
-      expect(await refused.json()).toMatchObject({ code: 'not_configured' });
+      expect(refused.headers.connection).toBe('close');
+      expect(JSON.parse(refused.text)).toMatchObject({ code: 'not_configured' });
       expect(brave.requests.some((r) => r.query.q === 'new work')).toBe(false);
       brave.release();
       for (const answer of await Promise.all(inFlight)) {

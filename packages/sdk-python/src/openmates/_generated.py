@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "3044c96275c33f446e52f5e736a856024e8bf1c30d9bf8a5d686fbe5dea8ba89"
+CONTRACT_FINGERPRINT: Final = "777991eed7ed520930b417d0cb32695bba10be19b41445568a5ec546a37e073d"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

@@ -134,7 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness check: never calls a paid provider, does not depend on Redis */
+        /**
+         * Readiness check: never calls a paid provider, does not depend on Redis
+         * @description Answers 200 once the provider is configured and prepared (the local index opened and its demo corpus built), 503 before that and from the moment the server drains; a load balancer stops sending new work on 503. Public.
+         */
         get: operations["readiness"];
         put?: never;
         post?: never;
@@ -764,6 +767,15 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            /** @description This method is not allowed on this route. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The selected search provider is not configured. Also answered while the local index is being built at start, and from the moment the server is told to stop (SIGTERM). */
             503: {
                 headers: {
@@ -807,7 +819,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "3044c96275c33f446e52f5e736a856024e8bf1c30d9bf8a5d686fbe5dea8ba89";
+export const CONTRACT_FINGERPRINT = "777991eed7ed520930b417d0cb32695bba10be19b41445568a5ec546a37e073d";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
