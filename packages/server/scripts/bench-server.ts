@@ -23,9 +23,11 @@ import autocannon, { type Options } from 'autocannon';
 const QUERIES = ['benchmark query one', 'benchmark query two', 'benchmark query three', 'benchmark query four'];
 const ONE = JSON.stringify({ requests: [{ query: 'benchmark query' }] });
 const FIVE = JSON.stringify({ requests: ['benchmark query', ...QUERIES].map((query) => ({ query })) });
-/** Seconds per measured side and round (`BENCH_DURATION_S`, default 5, split over two rounds). */
-const SECONDS = Number(process.env.BENCH_DURATION_S ?? 5);
-const ROUNDS = 2;
+/** Seconds of measurement per side (`BENCH_DURATION_S`, default 10), split over `ROUNDS` rounds. */
+const SECONDS = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Short alternated rounds follow the load of a shared machine more closely than long ones. */
+const ROUNDS = 4;
+const ROUND_S = Math.max(1, SECONDS / ROUNDS);
 const CONNECTIONS = 10;
 const RATE = 100;
 /**
@@ -221,7 +223,7 @@ function measure(url: string, body: string, options: Partial<Options>): Promise<
         headers: { 'content-type': 'application/json' },
         body,
         connections: CONNECTIONS,
-        duration: SECONDS,
+        duration: ROUND_S,
         ...options,
       },
       (error, result) => {
@@ -246,7 +248,7 @@ let failures = 0;
 
 /**
  * Measures every side in alternating rounds (a 1 s warm-up each first) and returns the mean rate
- * and the median of the rounds' p50 and p99 per side.
+ * and the mean of the rounds' p50 and p99 per side.
  */
 async function alternate(sides: Urls, body: string, options: Partial<Options>): Promise<Record<string, Measurement>> {
   for (const url of Object.values(sides)) await measure(url, body, { ...options, duration: 1 });
@@ -329,7 +331,7 @@ async function main(): Promise<void> {
       const target = run === 'hit' ? (servers.memoryCached as string) : server;
       const body = run === 'five' ? FIVE : ONE;
       await measure(target, body, { duration: 2 });
-      const profiled = await measure(target, body, {});
+      const profiled = await measure(target, body, { duration: SECONDS });
       console.log(`profiled (${run}): ${profiled.rps.toFixed(0)} req/s; profile in ${process.env.BENCH_PROFILE_DIR}`);
       return;
     }
@@ -382,7 +384,7 @@ async function main(): Promise<void> {
     const addedP99 = (latency.server?.p99 ?? 0) - (latency.proxy?.p99 ?? 0);
     const hitRatio = (hits.memoryHit?.rps ?? 0) / (hits.floor?.rps ?? 1);
     console.log(`Server benchmark: POST ${PATHS.search}, Brave fixture at latency 0, loopback; cache off unless said;
-logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${SECONDS} s per side; load average ${before} at the start
+logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side; load average ${before} at the start
 
 throughput, one query a request, ${CONNECTIONS} connections
 ${throughputTable(one, 0.7)}
