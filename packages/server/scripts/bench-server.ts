@@ -1,23 +1,33 @@
-// Server benchmark (SPEC §7): our server next to a bare node:http pass-through proxy in front of
-// the same Brave fixture, on loopback. Run with `pnpm bench:server`. It prints ratios, never fails
+// Server benchmark (SPEC §7): our server next to a keep-alive node:http proxy in front of the same
+// Brave fixture, on loopback. Run with `pnpm bench:server`. It prints rates and ratios, never fails
 // a build on them: timing on a shared 2-core machine is for people to read, not for CI to gate.
 //
-// Three processes keep the load generator from sharing an event loop with what it measures:
-// this one runs autocannon, a child runs the fixture, another runs our server and the proxy.
+// Four processes, so that nothing measured shares an event loop with anything else: this one runs
+// autocannon; a child runs the fixture; a child runs our servers (one is loaded at a time); a child
+// runs the reference proxy and the fixed-body floor. Redis runs as its own `redis-server`.
+//
+// Compared sides are measured in alternating rounds within one run (ABAB…), so that load drifts on
+// a shared machine hit every side alike; the ratios are of the means over the rounds.
+//
+// BENCH_BASELINE=/path/to/another/checkout adds that tree's server (its `packages/server` and
+// `packages/core` sources, dependencies installed) as a further side, alternated with this one.
 import { type ChildProcess, fork } from 'node:child_process';
-import { Agent, createServer, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PATHS } from '@openmates/contract';
-import { connectRedis, createConfiguredProvider, createEngine, createLogger, loadConfig } from '@openmates/core';
 import { startBraveFixture, startRedis } from '@openmates/fixtures';
 import autocannon, { type Options } from 'autocannon';
-import { createHandler, createServerMetrics, listen, loadServerConfig } from '../src/index.ts';
 
-const QUERY = 'benchmark query';
-const BODY = JSON.stringify({ requests: [{ query: QUERY }] });
-/** Seconds per measurement (`BENCH_DURATION_S`, default 5; latency runs take twice as long). */
-const SECONDS = Number(process.env.BENCH_DURATION_S ?? 5);
+const QUERIES = ['benchmark query one', 'benchmark query two', 'benchmark query three', 'benchmark query four'];
+const ONE = JSON.stringify({ requests: [{ query: 'benchmark query' }] });
+const FIVE = JSON.stringify({ requests: ['benchmark query', ...QUERIES].map((query) => ({ query })) });
+/** Seconds of measurement per side (`BENCH_DURATION_S`, default 10), split over `ROUNDS` rounds. */
+const SECONDS = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Short alternated rounds follow the load of a shared machine more closely than long ones. */
+const ROUNDS = 4;
+const ROUND_S = Math.max(1, SECONDS / ROUNDS);
 const CONNECTIONS = 10;
 const RATE = 100;
 /**
@@ -26,29 +36,23 @@ const RATE = 100;
  * queueing; two connections keep requests spread out while one slow answer cannot stall the rate.
  */
 const RATE_CONNECTIONS = 2;
-
-interface Servers {
-  server: string;
-  proxy: string;
-  /** The same server with the per-key limit on, in process and in Redis. */
-  memoryLimited: string;
-  redisLimited: string;
-  /** Two replicas sharing the Redis cache. */
-  replicaA: string;
-  replicaB: string;
-}
-type Message = { fixture: { baseUrl: string; apiKey: string } } | { servers: Servers };
-
 /** A limit no benchmark reaches: every request is checked and counted, none refused. */
 const UNREACHED_LIMIT = '100000000';
+const HERE = fileURLToPath(import.meta.url);
+const TREE = fileURLToPath(new URL('../../../', import.meta.url));
+
+type Urls = Record<string, string>;
+type Message = { fixture: { baseUrl: string; apiKey: string } } | { urls: Urls };
 
 async function runFixture(): Promise<void> {
   const brave = await startBraveFixture({ latencyMs: 0 });
   process.send?.({ fixture: { baseUrl: brave.baseUrl, apiKey: brave.apiKey } } satisfies Message);
 }
 
-async function runServers(baseUrl: string, apiKey: string, redisUrl: string): Promise<void> {
-  /** One server as `openmates serve` builds it, with `extra` settings and, when set, the shared Redis. */
+/** Our servers as `openmates serve` builds them, from the tree at `root` (this one, or BENCH_BASELINE). */
+async function runServers(root: string, baseUrl: string, apiKey: string, redisUrl: string): Promise<void> {
+  const core = await import(pathToFileURL(`${root}/packages/core/src/index.ts`).href);
+  const server = await import(pathToFileURL(`${root}/packages/server/src/index.ts`).href);
   async function start(extra: Record<string, string>): Promise<string> {
     const env = {
       OPENMATES_PROVIDER: 'brave',
@@ -59,80 +63,154 @@ async function runServers(baseUrl: string, apiKey: string, redisUrl: string): Pr
       OPENMATES_RATE_LIMIT_PER_MIN: '0',
       ...extra,
     };
-    const config = loadConfig(env);
+    const config = core.loadConfig(env);
     const redis = config.redis
-      ? await connectRedis(config.redis, createLogger({ level: 'silent', redact: (t) => t }))
+      ? await core.connectRedis(config.redis, core.createLogger({ level: 'silent', redact: (t: string) => t }))
       : undefined;
     await redis?.settled();
-    // Metrics on, as `openmates serve` runs: the engine reports to the handler's /metrics.
-    const metrics = createServerMetrics();
-    const engine = createEngine({
+    // Metrics on, as `openmates serve` runs them (a baseline tree from before /metrics runs without).
+    const metrics = server.createServerMetrics?.();
+    const engine = core.createEngine({
       config,
-      provider: createConfiguredProvider(config),
-      observer: metrics.engine,
+      provider: core.createConfiguredProvider(config),
+      ...(metrics ? { observer: metrics.engine } : {}),
       ...(redis ? { redis } : {}),
     });
-    const handler = createHandler({ engine, version: 'bench', config: loadServerConfig(env), metrics });
-    return (await listen(handler, { host: '127.0.0.1', port: 0 })).url;
-  }
-  const shared = {
-    OPENMATES_REDIS_URL: redisUrl,
-    OPENMATES_REDIS_SECRET: 'benchmark-secret-0123456789',
-  };
-  const server = await start({});
-  const memoryLimited = await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT });
-  const redisLimited = await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT, ...shared });
-  const replicaA = await start({ OPENMATES_CACHE_TTL_S: '300', ...shared });
-  const replicaB = await start({ OPENMATES_CACHE_TTL_S: '300', ...shared });
-
-  // The reference: reads the body, asks the fixture what the Brave provider would ask (count 20:
-  // tabloid filtering over-fetches), and pipes the answer back untouched.
-  const upstream = new URL(`${baseUrl}/web/search`);
-  upstream.search = new URLSearchParams({
-    q: QUERY,
-    count: '20',
-    country: 'US',
-    safesearch: 'moderate',
-    text_decorations: 'false',
-    result_filter: 'web',
-  }).toString();
-  const agent = new Agent({ keepAlive: true });
-  const proxy = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const out = httpRequest(upstream, { agent, headers: { 'x-subscription-token': apiKey } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      out.on('error', () => res.destroy());
-      out.end();
+    const handler = server.createHandler({
+      engine,
+      version: 'bench',
+      config: server.loadServerConfig(env),
+      ...(metrics ? { metrics } : {}),
     });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as AddressInfo;
-  process.send?.({
-    servers: {
-      server,
-      proxy: `http://127.0.0.1:${port}`,
-      memoryLimited,
-      redisLimited,
-      replicaA,
-      replicaB,
-    },
-  } satisfies Message);
+    return (await server.listen(handler, { host: '127.0.0.1', port: 0 })).url;
+  }
+  const shared = { OPENMATES_REDIS_URL: redisUrl, OPENMATES_REDIS_SECRET: 'benchmark-secret-0123456789' };
+  const urls: Urls = {
+    server: await start({}),
+    memoryLimited: await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT }),
+    redisLimited: await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT, ...shared }),
+    memoryCached: await start({ OPENMATES_CACHE_TTL_S: '300' }),
+    // Two replicas sharing the Redis cache: what A cached, B answers.
+    replicaA: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
+    replicaB: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
+  };
+  process.send?.({ urls } satisfies Message);
 }
 
-function child(args: string[]): Promise<{ process: ChildProcess; message: Message }> {
-  // BENCH_PROFILE_DIR writes a V8 CPU profile of the server process there, to see what dominates.
-  const profile = args[0] === 'servers' && process.env.BENCH_PROFILE_DIR;
-  const proc = fork(fileURLToPath(import.meta.url), args, {
+/** One result as the proxy maps it: what a minimal API would hand on from Brave's answer. */
+interface MappedResult {
+  url: string;
+  title: string;
+  description: string;
+}
+
+/**
+ * The reference, at the minimum the server's work asks for: reads and parses the request body,
+ * asks the fixture what the Brave provider would ask for each query over a keep-alive node:http
+ * agent, parses each answer, maps its results and serializes one response. No validation, no
+ * text hygiene, no URL checks, no budget, no fitting: the gap to it is what those cost.
+ *
+ * Beside it, the floor of the HTTP stack: a node:http server answering a fixed JSON body (the
+ * server's own cache-hit answer, so of the same size) to every request.
+ */
+async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Promise<void> {
+  const agent = new Agent({ keepAlive: true });
+  const upstream = (query: string) =>
+    `${baseUrl}/web/search?${new URLSearchParams({
+      q: query,
+      count: '20',
+      country: 'US',
+      safesearch: 'moderate',
+      text_decorations: 'false',
+      result_filter: 'web',
+    })}`;
+  function ask(query: string): Promise<MappedResult[]> {
+    return new Promise((resolve, reject) => {
+      const out = httpRequest(upstream(query), { agent, headers: { 'x-subscription-token': apiKey } }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.once('error', reject);
+        answer.once('end', () => {
+          try {
+            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+              web?: { results?: { url: string; title: string; description?: string }[] };
+            };
+            resolve(
+              (parsed.web?.results ?? []).map((r) => ({
+                url: r.url,
+                title: r.title,
+                description: r.description ?? '',
+              })),
+            );
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      out.once('error', reject);
+      out.end();
+    });
+  }
+  function readJson(req: IncomingMessage): Promise<{ requests: { query: string }[] }> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.once('error', reject);
+      req.once('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+  const send = (res: ServerResponse, status: number, body: string) =>
+    res
+      .writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
+  const proxy = createServer((req, res) => {
+    readJson(req)
+      .then(async ({ requests }) => {
+        const groups = await Promise.all(requests.map(async (r, id) => ({ id, results: await ask(r.query) })));
+        send(res, 200, JSON.stringify({ results: groups, provider: 'Brave' }));
+      })
+      .catch(() => send(res, 502, '{"error":"upstream"}'));
+  });
+  const floorBytes = Buffer.from(floorBody);
+  const floor = createServer((req, res) => {
+    req.resume();
+    req.once('end', () => {
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': floorBytes.length })
+        .end(floorBytes);
+    });
+  });
+  const listening = async (s: ReturnType<typeof createServer>) => {
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
+  process.send?.({ urls: { proxy: await listening(proxy), floor: await listening(floor) } } satisfies Message);
+}
+
+function child(args: string[], profile = false): Promise<{ process: ChildProcess; message: Message }> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  const proc = fork(HERE, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [...process.execArgv, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+    execArgv: [...process.execArgv, ...(profile && dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])],
   });
   return new Promise((resolve, reject) => {
     proc.once('message', (message) => resolve({ process: proc, message: message as Message }));
     proc.once('exit', (code) => reject(new Error(`benchmark child ${args[0]} exited with ${code}`)));
   });
+}
+
+function urlsOf(message: Message): Urls {
+  if (!('urls' in message)) throw new Error('unexpected message from a benchmark child');
+  return message.urls;
 }
 
 interface Measurement {
@@ -143,7 +221,7 @@ interface Measurement {
 }
 
 /** One autocannon run; latencies come from its per-response times (sub-millisecond), not its histogram. */
-function measure(url: string, options: Partial<Options>): Promise<Measurement> {
+function measure(url: string, body: string, options: Partial<Options>): Promise<Measurement> {
   const times: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -151,9 +229,9 @@ function measure(url: string, options: Partial<Options>): Promise<Measurement> {
         url: url + PATHS.search,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: BODY,
+        body,
         connections: CONNECTIONS,
-        duration: SECONDS,
+        duration: ROUND_S,
         ...options,
       },
       (error, result) => {
@@ -174,11 +252,52 @@ function measure(url: string, options: Partial<Options>): Promise<Measurement> {
   });
 }
 
+let failures = 0;
+
+/**
+ * Measures every side in alternating rounds (a 1 s warm-up each first) and returns the mean rate
+ * and the mean of the rounds' p50 and p99 per side.
+ */
+async function alternate(sides: Urls, body: string, options: Partial<Options>): Promise<Record<string, Measurement>> {
+  for (const url of Object.values(sides)) await measure(url, body, { ...options, duration: 1 });
+  const runs: Record<string, Measurement[]> = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const [name, url] of Object.entries(sides)) {
+      const m = await measure(url, body, options);
+      failures += m.failures;
+      runs[name]?.push(m);
+    }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, ms]) => [
+      name,
+      {
+        rps: mean(ms.map((m) => m.rps)),
+        p50: mean(ms.map((m) => m.p50)),
+        p99: mean(ms.map((m) => m.p99)),
+        failures: ms.reduce((n, m) => n + m.failures, 0),
+      },
+    ]),
+  );
+}
+
+async function post(url: string, body: string): Promise<string> {
+  const answer = await fetch(url + PATHS.search, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await answer.text();
+  if (answer.status !== 200) throw new Error(`${url} answered ${answer.status} to the benchmark request`);
+  return text;
+}
+
 /**
  * What metrics add to one search, in µs: the updates a one-query search makes (its HTTP request,
  * its group, its provider call), timed in this process over many repetitions.
  */
-function metricsCostUs(): number {
+async function metricsCostUs(): Promise<number> {
+  const { createServerMetrics } = await import('../src/metrics.ts');
   const metrics = createServerMetrics();
   const rounds = 200_000;
   const once = () => {
@@ -187,102 +306,139 @@ function metricsCostUs(): number {
     metrics.engine.providerCall('brave', 'ok', 0.0012);
   };
   for (let i = 0; i < 10_000; i += 1) once();
-  const started = performance.now();
+  const begun = performance.now();
   for (let i = 0; i < rounds; i += 1) once();
-  return ((performance.now() - started) * 1000) / rounds;
+  return ((performance.now() - begun) * 1000) / rounds;
 }
 
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+const rate = (m: Measurement | undefined) => `${(m?.rps ?? Number.NaN).toFixed(0).padStart(7)} req/s`;
+const ratio = (a: Measurement | undefined, b: Measurement | undefined) =>
+  ((a?.rps ?? Number.NaN) / (b?.rps ?? Number.NaN)).toFixed(2);
+const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)} ms`;
+
 async function main(): Promise<void> {
+  const started = Date.now();
   const fixture = await child(['fixture']);
   if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
   const { baseUrl, apiKey } = fixture.message.fixture;
   // Redis runs beside them as its own process, as in a deployment (scripts/setup.d/redis-nginx.sh).
   const redis = await startRedis();
-  const servers = await child(['servers', baseUrl, apiKey, redis.url]);
-  if (!('servers' in servers.message)) throw new Error('unexpected message from the server process');
-  const { server, proxy, memoryLimited, redisLimited, replicaA, replicaB } = servers.message.servers;
+  const children: ChildProcess[] = [fixture.process];
   try {
-    const check = await fetch(server + PATHS.search, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: BODY,
-    });
-    if (check.status !== 200) throw new Error(`the server answered ${check.status} to the benchmark request`);
-    await check.arrayBuffer();
+    // BENCH_PROFILE_DIR writes a V8 CPU profile of our server's process there, to see what dominates.
+    const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
+    const ours = await child(['servers', TREE, baseUrl, apiKey, redis.url], profiling);
+    children.push(ours.process);
+    const servers = urlsOf(ours.message);
+    const baselineTree = process.env.BENCH_BASELINE;
+    let baseline: Urls | undefined;
+    if (baselineTree) {
+      const theirs = await child(['servers', baselineTree, baseUrl, apiKey, redis.url]);
+      children.push(theirs.process);
+      baseline = urlsOf(theirs.message);
+    }
+    const server = servers.server as string;
+    await post(server, ONE);
+    // The floor answers the server's own cache-hit body, byte for byte.
+    const hitBody = await post(servers.memoryCached as string, ONE);
+    await post(servers.replicaA as string, ONE);
+    const reference = await child(['proxy', baseUrl, apiKey, hitBody]);
+    children.push(reference.process);
+    const { proxy, floor } = urlsOf(reference.message) as { proxy: string; floor: string };
 
-    console.log(
-      `Server benchmark: POST ${PATHS.search} (one query), Brave fixture at latency 0, loopback; cache, rate limit off; logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}`,
-    );
-    // Warm-up: JIT, keep-alive pools.
-    await measure(proxy, { duration: 2 });
-    await measure(server, { duration: 2 });
-    if (process.env.BENCH_PROFILE_DIR) {
-      // A profile of the saturated server alone, without the proxy's or the idle runs' samples.
-      const profiled = await measure(server, {});
-      console.log(`profiled: server ${profiled.rps.toFixed(0)} req/s; profile in ${process.env.BENCH_PROFILE_DIR}`);
+    if (profiling) {
+      // BENCH_PROFILE_RUN=hit profiles cache hits in process, =five requests of five queries.
+      const run = process.env.BENCH_PROFILE_RUN ?? 'one';
+      const target = run === 'hit' ? (servers.memoryCached as string) : server;
+      const body = run === 'five' ? FIVE : ONE;
+      await measure(target, body, { duration: 2 });
+      const profiled = await measure(target, body, { duration: SECONDS });
+      console.log(`profiled (${run}): ${profiled.rps.toFixed(0)} req/s; profile in ${process.env.BENCH_PROFILE_DIR}`);
       return;
     }
 
-    const proxyMax = await measure(proxy, {});
-    const serverMax = await measure(server, {});
-    const fixed = { overallRate: RATE, connections: RATE_CONNECTIONS, duration: SECONDS * 2 };
-    const proxyRate = await measure(proxy, fixed);
-    const serverRate = await measure(server, fixed);
-
-    // The per-key limit on, in process and in Redis, alternated so that load drifts hit both alike.
-    await measure(memoryLimited, { duration: 2 });
-    await measure(redisLimited, { duration: 2 });
-    const memoryRuns: Measurement[] = [];
-    const redisRuns: Measurement[] = [];
-    for (let round = 0; round < 2; round += 1) {
-      memoryRuns.push(await measure(memoryLimited, { duration: Math.max(1, SECONDS / 2) }));
-      redisRuns.push(await measure(redisLimited, { duration: Math.max(1, SECONDS / 2) }));
-    }
-    const mean = (runs: Measurement[]) => runs.reduce((n, m) => n + m.rps, 0) / runs.length;
-    const memoryRps = mean(memoryRuns);
-    const redisRps = mean(redisRuns);
-    const limitRatio = redisRps / memoryRps;
-
-    // A response cached in Redis by replica A, then served by replica B: every request to B a hit.
-    const primed = await fetch(replicaA + PATHS.search, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: BODY,
+    const before = load();
+    const withBaseline = (sides: Urls, pick: string): Urls =>
+      baseline?.[pick] ? { ...sides, baseline: baseline[pick] as string } : sides;
+    const throughputSides = (pickBaseline: string) =>
+      withBaseline(
+        {
+          proxy,
+          server,
+          memoryLimited: servers.memoryLimited as string,
+          redisLimited: servers.redisLimited as string,
+        },
+        pickBaseline,
+      );
+    const one = await alternate(throughputSides('server'), ONE, {});
+    const five = await alternate(throughputSides('server'), FIVE, {});
+    const latency = await alternate(withBaseline({ proxy, server }, 'server'), ONE, {
+      overallRate: RATE,
+      connections: RATE_CONNECTIONS,
     });
-    if (primed.status !== 200) throw new Error(`replica A answered ${primed.status}`);
-    await primed.arrayBuffer();
-    const hit = await measure(replicaB, fixed);
-
-    const failures = [proxyMax, serverMax, proxyRate, serverRate, ...memoryRuns, ...redisRuns, hit].reduce(
-      (n, m) => n + m.failures,
-      0,
+    const hits = await alternate(
+      withBaseline(
+        { floor, memoryHit: servers.memoryCached as string, redisHit: servers.replicaB as string },
+        'memoryCached',
+      ),
+      ONE,
+      {},
     );
-    const ratio = serverMax.rps / proxyMax.rps;
-    const addedP50 = serverRate.p50 - proxyRate.p50;
-    const addedP99 = serverRate.p99 - proxyRate.p99;
-    const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
-    const ms = (n: number) => `${n.toFixed(2)} ms`;
-    const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)} ms`;
-    console.log(`
-throughput, ${CONNECTIONS} connections, ${SECONDS} s each
-  server  ${serverMax.rps.toFixed(0).padStart(7)} req/s
-  proxy   ${proxyMax.rps.toFixed(0).padStart(7)} req/s
-  ratio   ${ratio.toFixed(2)}x   (target >= 0.70x: ${verdict(ratio >= 0.7)})
+    const hitLatency = await alternate({ redisHit: servers.replicaB as string }, ONE, {
+      overallRate: RATE,
+      connections: RATE_CONNECTIONS,
+    });
 
-latency at ${RATE} req/s, ${RATE_CONNECTIONS} connections, ${SECONDS * 2} s each
-                                  p50          p99
-  server                          ${ms(serverRate.p50).padEnd(12)} ${ms(serverRate.p99)}
-  proxy                           ${ms(proxyRate.p50).padEnd(12)} ${ms(proxyRate.p99)}
-  added by the server             ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
+    const throughputTable = (
+      m: Record<string, Measurement>,
+      target: number,
+    ) => `  proxy                         ${rate(m.proxy)}
+  server                        ${rate(m.server)}   ${ratio(m.server, m.proxy)}x   (target >= ${target.toFixed(2)}x: ${verdict((m.server?.rps ?? 0) / (m.proxy?.rps ?? 1) >= target)})
+  server, per-key limit in process ${rate(m.memoryLimited).slice(3)}   ${ratio(m.memoryLimited, m.proxy)}x
+  server, per-key limit in Redis   ${rate(m.redisLimited).slice(3)}   ${ratio(m.redisLimited, m.proxy)}x   (${ratio(m.redisLimited, m.memoryLimited)}x the limit in process; target >= 0.85x)${
+    m.baseline
+      ? `
+  baseline server (${baselineTree}) ${rate(m.baseline)}   ${ratio(m.baseline, m.proxy)}x; this tree ${ratio(m.server, m.baseline)}x the baseline`
+      : ''
+  }`;
+    const addedP50 = (latency.server?.p50 ?? 0) - (latency.proxy?.p50 ?? 0);
+    const addedP99 = (latency.server?.p99 ?? 0) - (latency.proxy?.p99 ?? 0);
+    const hitRatio = (hits.memoryHit?.rps ?? 0) / (hits.floor?.rps ?? 1);
+    console.log(`Server benchmark: POST ${PATHS.search}, Brave fixture at latency 0, loopback; cache off unless said;
+logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side; load average ${before} at the start
+
+throughput, one query a request, ${CONNECTIONS} connections
+${throughputTable(one, 0.7)}
+
+throughput, five queries a request, ${CONNECTIONS} connections
+${throughputTable(five, 0.8)}
+
+latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            p50          p99
+  proxy                                                 ${ms(latency.proxy?.p50 ?? Number.NaN).padEnd(12)} ${ms(latency.proxy?.p99 ?? Number.NaN)}
+  server                                                ${ms(latency.server?.p50 ?? Number.NaN).padEnd(12)} ${ms(latency.server?.p99 ?? Number.NaN)}
+  added by the server                                   ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
   (targets: p50 <= +0.5 ms: ${verdict(addedP50 <= 0.5)}; p99 <= +2 ms: ${verdict(addedP99 <= 2)})
 
-shared state in Redis (a private redis-server on loopback), ${CONNECTIONS} connections, alternated runs
-  per-key limit in process     ${memoryRps.toFixed(0).padStart(7)} req/s
-  per-key limit in Redis       ${redisRps.toFixed(0).padStart(7)} req/s
-  ratio                        ${limitRatio.toFixed(2)}x   (target >= 0.85x: ${verdict(limitRatio >= 0.85)})
-  cache hit on replica B of what replica A cached, ${RATE} req/s: p50 ${ms(hit.p50)}, p99 ${ms(hit.p99)}
-  (target p50 <= 1 ms: ${verdict(hit.p50 <= 1)})
-metrics (on above): ${metricsCostUs().toFixed(2)} µs of updates per search, ${((metricsCostUs() * serverMax.rps) / 10_000).toFixed(2)} % of a core at ${serverMax.rps.toFixed(0)} req/s
+cache hits, the same request repeated, ${CONNECTIONS} connections (body ${Buffer.byteLength(hitBody)} bytes)
+  node:http, fixed body (floor) ${rate(hits.floor)}
+  server, hit in process        ${rate(hits.memoryHit)}   ${hitRatio.toFixed(2)}x   (target >= 0.80x: ${verdict(hitRatio >= 0.8)})
+  server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)${
+    hits.baseline
+      ? `
+  baseline, hit in process      ${rate(hits.baseline)}   ${ratio(hits.baseline, hits.floor)}x`
+      : ''
+  }
+  hit in Redis at ${RATE} req/s: p50 ${ms(hitLatency.redisHit?.p50 ?? Number.NaN)}, p99 ${ms(hitLatency.redisHit?.p99 ?? Number.NaN)} (target p50 <= 1 ms: ${verdict((hitLatency.redisHit?.p50 ?? 9) <= 1)})
+
+metrics (on above): ${(await metricsCostUs()).toFixed(2)} µs of updates per search, measured in this process
+
+load average ${load()} at the end; ${((Date.now() - started) / 1000).toFixed(0)} s in all
 `);
     if (failures > 0) {
       console.error(`${failures} requests failed or answered non-2xx: the numbers above are not valid.`);
@@ -290,15 +446,16 @@ metrics (on above): ${metricsCostUs().toFixed(2)} µs of updates per search, ${(
     }
   } finally {
     // SIGINT lets a profiled child write its profile before it exits.
-    servers.process.kill('SIGINT');
-    fixture.process.kill();
+    for (const proc of children) proc.kill('SIGINT');
     await redis.close();
   }
 }
 
 const [role, ...args] = process.argv.slice(2);
 if (role === 'fixture') await runFixture();
-else if (role === 'servers') {
+else if (role === 'servers' || role === 'proxy') {
   process.once('SIGINT', () => process.exit(0));
-  await runServers(args[0] ?? '', args[1] ?? '', args[2] ?? '');
+  const [a = '', b = '', c = '', d = ''] = args;
+  if (role === 'servers') await runServers(a, b, c, d);
+  else await runProxy(a, b, c);
 } else await main();
