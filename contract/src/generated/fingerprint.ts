@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */
-export const CONTRACT_FINGERPRINT = '1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708';
+export const CONTRACT_FINGERPRINT = '4ca35db8e77773d654ab61be45f3aff23ec13127c94c98149c984b349d618701';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.surface-parity'] as const;

@@ -1,5 +1,5 @@
 import type { BlockList } from 'node:net';
-import { DEFAULT_RATE_LIMIT_PER_MIN } from '@openmates/contract';
+import { DEFAULT_RATE_LIMIT_PER_MIN, DEFAULT_STREAM_KEEPALIVE_MS } from '@openmates/contract';
 import { z } from 'zod';
 import { parseTrustedProxies } from './client-address.ts';
 
@@ -16,6 +16,8 @@ export interface ServerConfig {
    * the client for keyless rate limiting (default none: the connection's address counts).
    */
   trustProxy?: BlockList;
+  /** `OPENMATES_STREAM_KEEPALIVE_MS`: interval of the search event stream's keep-alive comments (default 15000). */
+  streamKeepAliveMs: number;
 }
 
 const EnvSchema = z.object({
@@ -34,6 +36,13 @@ const EnvSchema = z.object({
     .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_PER_MIN : Number(s)))
     .refine((n) => Number.isSafeInteger(n) && n >= 0, {
       message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
+    }),
+  OPENMATES_STREAM_KEEPALIVE_MS: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_STREAM_KEEPALIVE_MS : Number(s)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 10 && n <= 600_000, {
+      message: 'OPENMATES_STREAM_KEEPALIVE_MS must be a whole number of milliseconds from 10 to 600000',
     }),
   OPENMATES_ALLOWED_ORIGINS: z
     .string()
@@ -69,6 +78,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     apiKeys: keys,
     rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
     allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
+    streamKeepAliveMs: parsed.data.OPENMATES_STREAM_KEEPALIVE_MS,
   };
   const proxies = parseTrustedProxies(env.OPENMATES_TRUST_PROXY);
   if (proxies) config.trustProxy = proxies;

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "1f3dda0db8c6f9501fc61f23e42056a41f58d4c837dbc25d1d44c51076019708"
+CONTRACT_FINGERPRINT: Final = "4ca35db8e77773d654ab61be45f3aff23ec13127c94c98149c984b349d618701"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -361,6 +361,39 @@ class ErrorResponse(_ErrorResponseOptional):
     error: str
     """A safe, human-readable message."""
     code: ErrorCode
+
+
+class SearchStreamGroupEvent(TypedDict):
+    """One group as its query finishes (completion order), already sanitized, bounded and admitted.
+    Provisional: the `done` response is authoritative.
+    """
+
+    event: Literal["group"]
+    data: ResultGroup
+
+
+class SearchStreamDoneEvent(TypedDict):
+    """The last event of a stream that finished: the WebSearchResponse the same request gets without
+    streaming, including a batch in which every group failed.
+    """
+
+    event: Literal["done"]
+    data: WebSearchResponse
+
+
+class SearchStreamErrorEvent(TypedDict):
+    """The last event of a stream that failed after it began (`not_configured`, `internal_error`). A
+    refusal before it began (400, 401, 413, 415, 429) is the ordinary JSON answer instead.
+    """
+
+    event: Literal["error"]
+    data: ErrorResponse
+
+
+SearchStreamEvent = Union[SearchStreamGroupEvent, SearchStreamDoneEvent, SearchStreamErrorEvent]
+"""An event of the search stream: zero or more `group` events, then exactly one `done` or `error`.
+There is no `retry:` field and no replay: a retry would re-run paid searches.
+"""
 
 
 class SkillInfoProvider(TypedDict):
