@@ -1,6 +1,6 @@
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
-import { errorLine, outcomeExitCode, type SearchOutcome } from './outcome.ts';
+import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
 import type { SearchFlagValues } from './search-flags.ts';
 
 /** The origin a `--api-url`/`OPENMATES_API_URL` value names, or a usage error. */
@@ -42,6 +42,7 @@ async function runOutcome(
   queries: readonly string[],
   flags: SearchFlagValues,
   io: CliIO,
+  live: (request: unknown) => LiveOptions,
 ): Promise<{
   outcome: SearchOutcome;
   request: unknown;
@@ -53,11 +54,11 @@ async function runOutcome(
   try {
     if (apiUrl === undefined) {
       const { searchInProcess } = await import('./in-process.ts');
-      return { outcome: await searchInProcess(request, io.env), request };
+      return { outcome: await searchInProcess(request, io.env, live(request)), request };
     }
     const { searchRemote } = await import('./remote.ts');
     const apiKey = flags['api-key'] ?? io.env.OPENMATES_API_KEY?.trim();
-    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined), request };
+    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined, live(request)), request };
   } finally {
     spinner.stop();
   }
@@ -68,23 +69,52 @@ async function runOutcome(
  * outcome (JSON or text) and resolves to the exit code from the contract's table.
  */
 export async function runSearch(queries: readonly string[], flags: SearchFlagValues, io: CliIO): Promise<number> {
+  if (flags.json && flags.jsonl) {
+    // A usage error before anything runs: nothing on stdout, whose format could not be both.
+    await write(io.stderr, `${errorLine('--json and --jsonl cannot be combined: pick one', 'invalid_request')}\n`);
+    return outcomeExitCode({ kind: 'error', body: { error: 'usage', code: 'invalid_request' } });
+  }
   let result: { outcome: SearchOutcome; request: unknown };
+  // Ctrl-C aborts the provider calls still running; the search then ends as `aborted` (exit 130).
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort(new Error('Interrupted.'));
+  process.once('SIGINT', onInterrupt);
+  const live = (): LiveOptions => {
+    const options: LiveOptions = { signal: interrupt.signal };
+    // One line per event, written as it happens (the final line is awaited below, so order holds).
+    if (flags.jsonl)
+      options.onGroup = (group) => io.stdout.write(`${JSON.stringify({ event: 'group', data: group })}\n`);
+    return options;
+  };
   try {
-    result = await runOutcome(queries, flags, io);
+    result = await runOutcome(queries, flags, io, live);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     result = {
       outcome: { kind: 'error', body: { error: `Invalid request: ${error.message}`, code: 'invalid_request' } },
       request: undefined,
     };
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
   const { outcome, request } = result;
+  if (outcome.kind === 'aborted') {
+    await write(io.stderr, `${errorLine('Interrupted: the searches still running were aborted')}\n`);
+    return outcomeExitCode(outcome);
+  }
+  if (flags.jsonl) {
+    if (outcome.kind === 'response')
+      await write(io.stdout, `${JSON.stringify({ event: 'done', data: outcome.response })}\n`);
+    else if (outcome.kind === 'error')
+      await write(io.stdout, `${JSON.stringify({ event: 'error', data: outcome.body })}\n`);
+  }
+  const machine = flags.json || flags.jsonl;
   if (flags.json) {
     if (outcome.kind === 'response') await write(io.stdout, `${JSON.stringify(outcome.response)}\n`);
     else if (outcome.kind === 'error') await write(io.stdout, `${JSON.stringify(outcome.body)}\n`);
   }
   if (outcome.kind === 'error') {
-    if (!flags.json) {
+    if (!machine) {
       const { renderRefusal } = await import('./render-human.ts');
       const { colorEnabled } = await import('../lib/style.ts');
       await write(io.stdout, renderRefusal(outcome.body, { color: colorEnabled(io.stdout, io.env) }));
@@ -94,7 +124,7 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
   if (outcome.kind === 'unreachable') await write(io.stderr, `${errorLine(outcome.message)}\n`);
   if (outcome.kind === 'response') {
     const { response } = outcome;
-    if (!flags.json) {
+    if (!machine) {
       const { renderHuman } = await import('./render-human.ts');
       const { colorEnabled } = await import('../lib/style.ts');
       const text = renderHuman(response, {
