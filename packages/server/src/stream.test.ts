@@ -1,3 +1,4 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { ErrorResponseSchema, PATHS, ResultGroupSchema, WebSearchResponseSchema } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
@@ -217,6 +218,53 @@ describe('POST search as an event stream (SPEC §8.4)', () => {
       expect(ErrorResponseSchema.parse(all[0]?.data)).toMatchObject({ code: 'not_configured' });
     } finally {
       await broken.close();
+    }
+  });
+
+  it('is not cut by a proxy whose idle timeout is shorter than the slowest query', async () => {
+    // A TCP proxy on loopback that closes a connection once neither side sent a byte for 100 ms,
+    // as nginx's proxy_read_timeout does; the server's keep-alive interval here is 20 ms.
+    const target = new URL(server.url);
+    const sockets = new Set<Socket>();
+    let cut = 0;
+    const proxy: Server = createServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      sockets.add(client).add(upstream);
+      client.pipe(upstream).pipe(client);
+      client.setTimeout(100, () => {
+        cut += 1;
+        client.destroy();
+        upstream.destroy();
+      });
+      for (const socket of [client, upstream]) socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as { port: number };
+    try {
+      const response = await search(
+        { requests: [{ query: 'hold behind a proxy' }] },
+        STREAM,
+        undefined,
+        `http://127.0.0.1:${port}`,
+      );
+      const seen: string[] = [];
+      let comments = 0;
+      let released = false;
+      for await (const frame of frames(response.body as ReadableStream<Uint8Array>)) {
+        if ('comment' in frame) comments += 1;
+        // Ten keep-alives (at least 200 ms, twice the proxy's idle timeout) while the answer is held.
+        if (comments === 10 && !released) {
+          await brave.held(1);
+          brave.release();
+          released = true;
+        }
+        if ('event' in frame) seen.push(frame.event);
+      }
+      expect(seen).toEqual(['group', 'done']);
+      expect(cut).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 });
