@@ -139,6 +139,38 @@ describe('POST search as an event stream (SPEC §8.4)', () => {
     expect(withoutRequestId(all.at(-1)?.data)).toEqual(withoutRequestId(await plain.json()));
   });
 
+  it("streams through listen()'s fetch bridge too (a chunked body), group by group", async () => {
+    const body = {
+      requests: [
+        { id: 'slow', query: 'hold bridged slow' },
+        { id: 'fast', query: 'bridged fast' },
+      ],
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    // A body without Content-Length goes through @hono/node-server's bridge, not the fast path.
+    const response = await fetch(server.url + PATHS.search, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: STREAM },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    const reader = frames(response.body as ReadableStream<Uint8Array>);
+    let first: Frame | undefined;
+    while (!(first && 'event' in first)) first = (await reader.next()).value as Frame;
+    expect(first).toMatchObject({ event: 'group', data: { id: 'fast' } });
+    await brave.held(1);
+    brave.release();
+    const rest: string[] = [];
+    for await (const frame of { [Symbol.asyncIterator]: () => reader }) if ('event' in frame) rest.push(frame.event);
+    expect(rest).toEqual(['group', 'done']);
+  });
+
   it('ends a batch in which every group failed with done, the same document as the JSON 502', async () => {
     const body = { requests: [{ query: 'unavailable one' }] };
     const all = await events(await search(body, STREAM));
