@@ -96,3 +96,33 @@ describe('openmates search --jsonl', () => {
     expect(cli.stderr()).toMatch(/Interrupted/);
   });
 });
+
+describe('openmates search, human output piped', () => {
+  it('prints the fast group while the slow query is held, then the rest, without cursor codes', async () => {
+    const child = spawn(process.execPath, [BIN, 'search', 'hold slow words', 'fast words', '--count', '1'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const fastShown = new Promise<void>((resolve) =>
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('Result 1 for fast words')) resolve();
+      }),
+    );
+    await fastShown;
+    // Printed while the slow answer is still held at the provider.
+    expect(stdout).toMatch(/^\[2\] fast words\n/);
+    expect(stdout).not.toContain('slow words');
+    await brave.held(1);
+    brave.release();
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/\[1\] hold slow words\n {2}1\. {2}Result 1 for hold slow words/);
+    expect(stdout).toMatch(/Results from Brave Search\n$/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find escape codes
+    expect(stdout).not.toMatch(/\u001b\[/);
+    // Each block once: nothing changed by fitting here.
+    expect(stdout.split('[2] fast words')).toHaveLength(2);
+  });
+});

@@ -24,7 +24,7 @@ export interface LiveOptions {
   /** Aborts the search and the provider calls still running. */
   signal?: AbortSignal;
   /** Called with each group as its query finishes (completion order, provisional). */
-  onGroup?: (group: ResultGroup) => void;
+  onGroup?: (group: ResultGroup, index?: number) => void;
 }
 
 /** Exit code after Ctrl-C, as shells report a process ended by SIGINT (128 + 2). */

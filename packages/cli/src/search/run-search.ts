@@ -1,3 +1,4 @@
+import type { ResultGroup } from '@openmates/contract';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
@@ -25,6 +26,25 @@ function terminalWidth(io: CliIO): number {
   if (io.stdout.isTTY) return io.stdout.columns ?? 80;
   const columns = io.env.COLUMNS?.trim() ?? '';
   return /^[1-9]\d*$/.test(columns) ? Number(columns) : 80;
+}
+
+/** How human output is laid out for this terminal or pipe. */
+function humanOptions(io: CliIO, queries: (string | undefined)[]) {
+  return { width: Math.max(40, terminalWidth(io)), color: colorOf(io), queries };
+}
+
+let colorEnabledFn: ((stream: NodeJS.WriteStream, env: Record<string, string | undefined>) => boolean) | undefined;
+function colorOf(io: CliIO): boolean {
+  return colorEnabledFn ? colorEnabledFn(io.stdout, io.env) : false;
+}
+
+/** The request position of the item a group answers, by its id (caller ids, else ids 1…n). */
+function idIndex(request: unknown, id: unknown): number | undefined {
+  const items = (request as { requests?: unknown } | null)?.requests;
+  if (!Array.isArray(items)) return undefined;
+  const explicit = items.findIndex((item) => (item as { id?: unknown } | null)?.id === id);
+  if (explicit >= 0) return explicit;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= items.length ? id - 1 : undefined;
 }
 
 /** A spinner on stderr while the search runs, only when stderr is a terminal. */
@@ -79,11 +99,29 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort(new Error('Interrupted.'));
   process.once('SIGINT', onInterrupt);
-  const live = (): LiveOptions => {
+  // Piped human output: each group's block the moment its query finishes (no cursor codes), then at
+  // the end any block that fitting changed since, and the footer. A terminal gets the whole answer.
+  const piped = !flags.json && !flags.jsonl && !io.stdout.isTTY;
+  const printed = new Map<string, string>();
+  let render: typeof import('./render-human.ts') | undefined;
+  let pipedRequest: unknown;
+  const pipedGroup = (group: ResultGroup, index: number | undefined) => {
+    if (!render) return;
+    const queries = queriesOf(pipedRequest);
+    const at = index ?? idIndex(pipedRequest, group.id);
+    const block = render.renderGroupBlock(group, at === undefined ? undefined : queries[at], humanOptions(io, queries));
+    printed.set(String(group.id), block);
+    io.stdout.write(`${block}\n\n`);
+  };
+  if (piped) render = await import('./render-human.ts');
+  if (!flags.json && !flags.jsonl) colorEnabledFn = (await import('../lib/style.ts')).colorEnabled;
+  const live = (request: unknown): LiveOptions => {
+    pipedRequest = request;
     const options: LiveOptions = { signal: interrupt.signal };
     // One line per event, written as it happens (the final line is awaited below, so order holds).
     if (flags.jsonl)
       options.onGroup = (group) => io.stdout.write(`${JSON.stringify({ event: 'group', data: group })}\n`);
+    else if (piped) options.onGroup = (group, index) => pipedGroup(group, index);
     return options;
   };
   try {
@@ -125,14 +163,14 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
   if (outcome.kind === 'response') {
     const { response } = outcome;
     if (!machine) {
-      const { renderHuman } = await import('./render-human.ts');
-      const { colorEnabled } = await import('../lib/style.ts');
-      const text = renderHuman(response, {
-        width: Math.max(40, terminalWidth(io)),
-        color: colorEnabled(io.stdout, io.env),
-        queries: queriesOf(request),
-      });
-      await write(io.stdout, text);
+      const { renderHuman, renderGroupBlock, renderFooter } = await import('./render-human.ts');
+      const options = humanOptions(io, queriesOf(request));
+      if (piped && printed.size > 0) {
+        const changed = response.results
+          .map((group, index) => renderGroupBlock(group, options.queries[index], options))
+          .filter((block, index) => printed.get(String(response.results[index]?.id)) !== block);
+        await write(io.stdout, `${changed.map((block) => `${block}\n\n`).join('')}${renderFooter(response, options)}`);
+      } else await write(io.stdout, renderHuman(response, options));
     }
     if (response.error !== undefined) await write(io.stderr, `${errorLine(response.error, response.code)}\n`);
   }
