@@ -14,6 +14,8 @@ export const SURFACES = [
   'mcp',
   'mcp-http',
   'cluster',
+  'stream',
+  'sdk-stream',
 ] as const;
 export type Surface = (typeof SURFACES)[number];
 
@@ -22,9 +24,14 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
 
 /**
  * Columns that run another surface's cases: `cluster` is REST through a proxy in front of several
- * replicas, so it runs every case REST runs.
+ * replicas, so it runs every case REST runs; `stream` (REST's event stream) and `sdk-stream` (the
+ * npm SDK's `searchStream`) send typed requests, so they run every case the SDK runs.
  */
-export const CASES_OF: Partial<Record<Surface, Surface>> = { cluster: 'rest' };
+export const CASES_OF: Partial<Record<Surface, Surface>> = {
+  cluster: 'rest',
+  stream: 'sdk',
+  'sdk-stream': 'sdk',
+};
 
 /** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
 export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';

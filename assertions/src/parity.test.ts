@@ -22,6 +22,7 @@ import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
 import { createPipDriver } from './drivers/pip-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
+import { createSdkStreamDriver, createStreamDriver } from './drivers/stream-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
 import { createWebDriver } from './drivers/web-driver.ts';
 import { buildLocalIndex } from './local-corpus.ts';
@@ -43,6 +44,8 @@ const drivers: SurfaceDriver[] = [
   createMcpDriver(),
   createMcpHttpDriver(),
   createClusterDriver(),
+  createStreamDriver(),
+  createSdkStreamDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;

@@ -11,5 +11,6 @@ export * from './providers.ts';
 export * from './request-schemas.ts';
 export * from './response-schemas.ts';
 export * from './skill-info.ts';
+export * from './stream-schemas.ts';
 export * from './text.ts';
 export { z } from './zod.ts';

@@ -10,6 +10,13 @@ import {
   WebSearchResultSchema,
 } from './response-schemas.ts';
 import { HealthSchema, ReadinessSchema, SkillInfoSchema } from './skill-info.ts';
+import {
+  EVENT_STREAM_MEDIA_TYPE,
+  SearchStreamDoneEventSchema,
+  SearchStreamErrorEventSchema,
+  SearchStreamEventSchema,
+  SearchStreamGroupEventSchema,
+} from './stream-schemas.ts';
 import { z } from './zod.ts';
 
 /** The OpenAPI document as plain JSON data. */
@@ -34,6 +41,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
     ['ResultGroup', ResultGroupSchema],
     ['WebSearchResponse', WebSearchResponseSchema],
     ['ErrorResponse', ErrorResponseSchema],
+    ['SearchStreamGroupEvent', SearchStreamGroupEventSchema],
+    ['SearchStreamDoneEvent', SearchStreamDoneEventSchema],
+    ['SearchStreamErrorEvent', SearchStreamErrorEventSchema],
+    ['SearchStreamEvent', SearchStreamEventSchema],
   ] as const)
     registry.register(name, schema);
   const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -48,8 +59,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
   const searchResponses = {
     200: {
       description:
-        'Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them.',
-      content: { 'application/json': { schema: WebSearchResponseSchema } },
+        'Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them. With `Accept` preferring `text/event-stream` explicitly, every accepted request answers 200 with a stream of events (`Cache-Control: no-store`, `X-Accel-Buffering: no`): a `group` per query as it finishes, then one `done` (the WebSearchResponse, whatever its JSON status would be) or one `error`; comment lines keep the connection alive.',
+      content: {
+        'application/json': { schema: WebSearchResponseSchema },
+        [EVENT_STREAM_MEDIA_TYPE]: { schema: SearchStreamEventSchema },
+      },
     },
     400: errorResponse('invalid_request', ' `issues` lists every problem with its path.'),
     401: errorResponse('unauthorized'),

@@ -1,8 +1,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ErrorResponseSchema, exitCode, searchExitCode, WebSearchResponseSchema } from '@openmates/contract';
+import {
+  ErrorResponseSchema,
+  exitCode,
+  searchExitCode,
+  type WebSearchResponse,
+  WebSearchResponseSchema,
+} from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+import type { PersonGroup, PersonView } from '../person-view.ts';
 import { cliHumanView } from './cli-human-view.ts';
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
@@ -31,6 +38,21 @@ function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
+}
+
+/**
+ * Piped, the CLI prints each group as its query finishes (completion order) and, at the end, again
+ * any group that fitting changed since: a person reads each query's last block. The view compares
+ * those in request order, as the document holds them.
+ */
+function inRequestOrder(view: PersonView, response: WebSearchResponse | undefined): PersonView {
+  if (view.kind !== 'response' || !response) return view;
+  const last = new Map(view.groups.map((group) => [group.id, group]));
+  const order = response.results.map((group) => String(group.id));
+  const groups = order.flatMap((id) => (last.has(id) ? [last.get(id) as PersonGroup] : []));
+  // Blocks the document does not name stay, so the comparison still sees them.
+  groups.push(...[...last.values()].filter((group) => !order.includes(group.id)));
+  return { ...view, groups };
 }
 
 /**
@@ -71,7 +93,7 @@ export function createCliDriver(): SurfaceDriver {
         outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
         transcript,
         document: body,
-        view: cliHumanView(human.stdout),
+        view: inRequestOrder(cliHumanView(human.stdout), response),
       };
     },
   };

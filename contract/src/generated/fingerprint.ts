@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */
-export const CONTRACT_FINGERPRINT = '777991eed7ed520930b417d0cb32695bba10be19b41445568a5ec546a37e073d';
+export const CONTRACT_FINGERPRINT = '146bedd2aff693cadc7254f777fd9161b7bfe5d779f6d1f0ee0f97e4314d1a41';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.surface-parity'] as const;

@@ -70,6 +70,7 @@ interface Schema {
   $ref?: string;
   enum?: string[];
   anyOf?: Schema[];
+  oneOf?: Schema[];
   allOf?: Schema[];
   items?: Schema;
   properties?: Record<string, Schema>;
@@ -130,7 +131,9 @@ class Generator {
       if (typed.length !== 1) throw new Error(`${context}: allOf with ${typed.length} typed members`);
       return this.typeOf(typed[0] as Schema, context, deps, indent);
     }
-    if (schema.anyOf) return `Union[${schema.anyOf.map((s, i) => this.typeOf(s, `${context}${i}`, deps)).join(', ')}]`;
+    // A discriminated union (oneOf) is a Union too: each member's Literal tag tells them apart.
+    const members = schema.anyOf ?? schema.oneOf;
+    if (members) return `Union[${members.map((s, i) => this.typeOf(s, `${context}${i}`, deps)).join(', ')}]`;
     if (schema.enum) return literal(schema.enum, indent);
     switch (schema.type) {
       case 'string':

@@ -106,6 +106,62 @@ export class OpenMates {
     }
   }
 
+  /**
+   * Opens an event stream: retries as `request` does, but only until the server answers 2xx, before
+   * any event (a replay would re-run paid searches). Resolves to that answer unread; the caller's
+   * signal stays attached to it, `timeout` bounds the wait for its headers.
+   */
+  async openStream(request: APIRequest): Promise<Response> {
+    const timeout = checkCount('timeout', request.timeout ?? this.timeout);
+    const maxRetries = checkCount('maxRetries', request.maxRetries ?? this.maxRetries);
+    const { signal } = request;
+    for (let retry = 0; ; retry++) {
+      signal?.throwIfAborted();
+      let failure: OpenMatesError;
+      let headers: Headers | undefined;
+      try {
+        const response = await this.#open(request, timeout);
+        if (response.status >= 200 && response.status < 300) return response;
+        headers = response.headers;
+        failure = APIError.generate(response.status, parseBody(await response.text()), response.headers);
+        if (!isRetryableStatus(response.status, response.headers)) throw failure;
+      } catch (error) {
+        if (!(error instanceof APIConnectionError) || error instanceof APITimeoutError) throw error;
+        failure = error;
+      }
+      if (retry >= maxRetries) throw failure;
+      await this.#sleep(retryDelay(headers, retry), signal);
+    }
+  }
+
+  /** Sends a request asking for the event stream; the caller's signal keeps aborting its body afterwards. */
+  async #open(request: APIRequest, timeout: number): Promise<Response> {
+    const { signal } = request;
+    let timedOut = false;
+    const timer = new AbortController();
+    const clock = setTimeout(() => {
+      timedOut = true;
+      timer.abort();
+    }, timeout);
+    try {
+      return await this.#fetch(`${this.baseURL}${request.path}`, {
+        method: request.method,
+        headers: {
+          ...this.#headers(request.body !== undefined),
+          accept: 'text/event-stream, application/json;q=0.5',
+        },
+        body: request.body === undefined ? null : JSON.stringify(request.body),
+        signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (timedOut) throw new APITimeoutError({ timeout });
+      throw new APIConnectionError({ cause: error });
+    } finally {
+      clearTimeout(clock);
+    }
+  }
+
   /** One attempt: status, headers and body text, within `timeout`. */
   async #attempt(request: APIRequest, timeout: number): Promise<{ status: number; headers: Headers; text: string }> {
     const controller = new AbortController();

@@ -29,6 +29,10 @@ export type {
   paths,
   RequestId,
   ResultGroup,
+  SearchStreamDoneEvent,
+  SearchStreamErrorEvent,
+  SearchStreamEvent,
+  SearchStreamGroupEvent,
   SkillInfo,
   WebSearchRequest,
   WebSearchRequestItem,
@@ -36,6 +40,7 @@ export type {
   WebSearchResult,
 } from './generated/openapi.ts';
 export { API_VERSION, CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, SEARCH_PATH } from './generated/openapi.ts';
+export { SearchStream } from './search-stream.ts';
 export { VERSION } from './version.ts';
 export type { SearchParams, SearchResult, SkillInfoResult } from './web-app.ts';
 export { WebApp } from './web-app.ts';

@@ -1,6 +1,7 @@
 import type { APIRequest, RequestOptions } from './client.ts';
 import type { paths } from './generated/openapi.ts';
 import { SEARCH_PATH } from './generated/openapi.ts';
+import { SearchStream } from './search-stream.ts';
 
 type Search = paths[typeof SEARCH_PATH];
 /** The body of `POST /v1/apps/web/skills/search`, as the OpenAPI document declares it. */
@@ -12,6 +13,8 @@ export type SkillInfoResult = Search['get']['responses'][200]['content']['applic
 
 interface Requester {
   request<T>(request: APIRequest): Promise<T>;
+  openStream(request: APIRequest): Promise<Response>;
+  readonly timeout: number;
 }
 
 /** The `web` app's skills: `client.apps.web`. */
@@ -29,6 +32,22 @@ export class WebApp {
    */
   search(request: SearchParams, options: RequestOptions = {}): Promise<SearchResult> {
     return this.#client.request<SearchResult>({ ...options, method: 'POST', path: SEARCH_PATH, body: request });
+  }
+
+  /**
+   * The same batch as a stream of events: each group as its query finishes, then `done` (or
+   * `error`). Iterate the result, and/or await `finalResponse()`, which resolves or rejects as
+   * `search` does. Retried only before the first event; `timeout` bounds each wait for data
+   * (the server's keep-alive comments count). Aborting the signal, or leaving the loop early,
+   * cancels the searches still running.
+   */
+  searchStream(request: SearchParams, options: RequestOptions = {}): SearchStream {
+    const timeout = options.timeout ?? this.#client.timeout;
+    return new SearchStream(
+      () => this.#client.openStream({ ...options, method: 'POST', path: SEARCH_PATH, body: request }),
+      timeout,
+      options.signal,
+    );
   }
 
   /** The skill info: limits, the provider, the options it honours, the contract fingerprint. */

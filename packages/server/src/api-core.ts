@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type ErrorCode, httpStatus, PATHS, searchStatus } from '@openmates/contract';
+import {
+  type ErrorCode,
+  EVENT_STREAM_MEDIA_TYPE,
+  httpStatus,
+  PATHS,
+  type SearchStreamEvent,
+  searchStatus,
+} from '@openmates/contract';
 import { type Engine, EngineError, errorResponse, type Logger } from '@openmates/core';
+import Negotiator from 'negotiator';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createAuthenticator } from './auth.ts';
 import { clientAddress } from './client-address.ts';
@@ -15,6 +23,8 @@ export interface PlainRequest {
   method: string;
   /** The `Authorization` header, `null` when absent. */
   authorization: string | null;
+  /** The `Accept` header, `null` when absent: `text/event-stream` preferred explicitly gets the event stream. */
+  accept?: string | null;
   /** The rate-limit identity when no API keys are configured. */
   remoteAddress?: string;
   /** `X-Forwarded-For`, read only when the connection comes from a trusted proxy. */
@@ -25,11 +35,14 @@ export interface PlainRequest {
   readBody(): Promise<unknown>;
 }
 
-/** A response as plain data; `body` is the exact text to send (`null`: none). */
+/**
+ * A response as plain data; `body` is the exact text to send (`null`: none), or the bytes of an
+ * event stream, written as they come (cancelling the stream aborts the search behind it).
+ */
 export interface PlainResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | ReadableStream<Uint8Array> | null;
 }
 
 /** What the fetch handler and the node:http fast path share: one source of the API's behaviour. */
@@ -54,8 +67,35 @@ export interface ApiCore {
   failure(error: unknown, requestId: string, aborted: boolean): PlainResponse;
   /** One log line per request: never the raw path, query text or keys. */
   logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void;
-  /** `POST` on the search path, whole: request id, auth, rate limit, body, engine, errors, log line. */
+  /**
+   * `POST` on the search path, whole: request id, auth, rate limit, body, engine, errors, log line;
+   * as JSON, or as the event stream of SPEC §8.4 when `accept` asks for it.
+   */
   handleSearch(request: PlainRequest): Promise<PlainResponse>;
+}
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+/**
+ * True when `Accept` prefers `text/event-stream` and names it: `*\/*` and `text/*` alone get JSON,
+ * so a client that never heard of the stream is never handed one.
+ */
+export function wantsEventStream(accept: string | null | undefined): boolean {
+  if (!accept?.toLowerCase().includes(EVENT_STREAM_MEDIA_TYPE)) return false;
+  const preferred = new Negotiator({ headers: { accept } }).mediaType([JSON_MEDIA_TYPE, EVENT_STREAM_MEDIA_TYPE]);
+  return preferred === EVENT_STREAM_MEDIA_TYPE;
+}
+
+const STREAM_HEADERS = {
+  'content-type': `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`,
+  'cache-control': 'no-store',
+  // nginx (and proxies that honour it) pass each event on instead of buffering the answer.
+  'x-accel-buffering': 'no',
+} as const;
+
+/** One event on the wire. `data` is one line of JSON (JSON.stringify never writes a newline). */
+function sseEvent(event: SearchStreamEvent['event'], json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
 }
 
 /** The methods each API path answers, for 405 and `Allow` (HEAD is answered wherever GET is). */
@@ -184,20 +224,26 @@ export function createApiCore(
       if (draining) throw new Draining();
       await admit(request.authorization, request.remoteAddress, request.forwardedFor);
       const body = await request.readBody();
-      // The engine hands over the JSON it measured when fitting the response: serialized once.
-      const {
-        response: answer,
-        json,
-        retryAfterS,
-      } = await engine.searchJson(body, {
-        requestId,
-        signal: request.signal,
-      });
-      response = plainJson(
-        searchStatus(answer.results),
-        json,
-        retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
-      );
+      if (wantsEventStream(request.accept)) {
+        response = await streamSearch(body, requestId, request, started);
+        // The stream writes its log line when it ends.
+        if (response.body instanceof ReadableStream) return response;
+      } else {
+        // The engine hands over the JSON it measured when fitting the response: serialized once.
+        const {
+          response: answer,
+          json,
+          retryAfterS,
+        } = await engine.searchJson(body, {
+          requestId,
+          signal: request.signal,
+        });
+        response = plainJson(
+          searchStatus(answer.results),
+          json,
+          retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+        );
+      }
     } catch (error) {
       response =
         error instanceof Draining ? shuttingDown(requestId) : failure(error, requestId, request.signal.aborted);
@@ -205,6 +251,76 @@ export function createApiCore(
     response.headers['x-request-id'] = requestId;
     logRequest(requestId, request.method, PATHS.search, response.status, started);
     return response;
+  }
+
+  /**
+   * The search as an event stream: `group` as each query finishes (the engine's `onGroup`), then
+   * `done` with the very JSON the non-streamed answer sends, or `error`. A request the engine
+   * refuses (invalid, aborted) is refused before the stream begins, as ordinary JSON: the engine
+   * validates before its first await, so such a search has already rejected when this looks.
+   */
+  async function streamSearch(
+    body: unknown,
+    requestId: string,
+    request: PlainRequest,
+    started: number,
+  ): Promise<PlainResponse> {
+    const aborter = new AbortController();
+    const abort = () => aborter.abort(request.signal.reason);
+    request.signal.addEventListener('abort', abort, { once: true });
+    const encoder = new TextEncoder();
+    let push: (text: string) => void = () => {};
+    const search = engine.searchJson(body, {
+      requestId,
+      signal: aborter.signal,
+      onGroup: (group) => push(sseEvent('group', JSON.stringify(group))),
+    });
+    try {
+      await Promise.race([search, Promise.resolve()]);
+    } catch (error) {
+      request.signal.removeEventListener('abort', abort);
+      throw error;
+    }
+    let keepAlive: ReturnType<typeof setInterval> | undefined;
+    let finished = false;
+    /** Ends the stream once: its last event (none when the client left), the log line, the timers. */
+    let end: (status: number, last?: string) => void = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => {
+          if (!finished) controller.enqueue(encoder.encode(text));
+        };
+        end = (status, last) => {
+          if (finished) return;
+          if (last !== undefined) push(last);
+          finished = true;
+          clearInterval(keepAlive);
+          request.signal.removeEventListener('abort', abort);
+          logRequest(requestId, request.method, PATHS.search, status, started);
+          controller.close();
+        };
+        // A comment line: ignored by every SSE parser, but traffic that proxies' idle timers see.
+        keepAlive = setInterval(() => push(': keep-alive\n\n'), config.streamKeepAliveMs);
+        search.then(
+          ({ json }) => end(200, sseEvent('done', json)),
+          (error: unknown) => {
+            // The client went away: nobody is left to read an event.
+            if (aborter.signal.aborted) return end(499);
+            const failed = failure(error, requestId, false);
+            end(failed.status, sseEvent('error', failed.body as string));
+          },
+        );
+      },
+      cancel() {
+        aborter.abort(new Error('The client closed the event stream.'));
+        if (finished) return;
+        finished = true;
+        clearInterval(keepAlive);
+        request.signal.removeEventListener('abort', abort);
+        logRequest(requestId, request.method, PATHS.search, 499, started);
+      },
+    });
+    return { status: 200, headers: { ...STREAM_HEADERS, 'x-request-id': requestId }, body: stream };
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { BlockList } from 'node:net';
-import { DEFAULT_RATE_LIMIT_PER_MIN } from '@openmates/contract';
+import { DEFAULT_RATE_LIMIT_PER_MIN, DEFAULT_STREAM_KEEPALIVE_MS } from '@openmates/contract';
 import { z } from 'zod';
 import { parseTrustedProxies } from './client-address.ts';
 
@@ -22,6 +22,8 @@ export interface ServerConfig {
   headersTimeoutMs: number;
   /** `OPENMATES_BODY_TIMEOUT_MS`: a client must send its whole request, body included, within this (default 30000). */
   bodyTimeoutMs: number;
+  /** `OPENMATES_STREAM_KEEPALIVE_MS`: interval of the search event stream's keep-alive comments (default 15000). */
+  streamKeepAliveMs: number;
 }
 
 export const DEFAULT_DRAIN_MS = 10_000;
@@ -55,6 +57,13 @@ const EnvSchema = z.object({
     .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_PER_MIN : Number(s)))
     .refine((n) => Number.isSafeInteger(n) && n >= 0, {
       message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
+    }),
+  OPENMATES_STREAM_KEEPALIVE_MS: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_STREAM_KEEPALIVE_MS : Number(s)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 10 && n <= 600_000, {
+      message: 'OPENMATES_STREAM_KEEPALIVE_MS must be a whole number of milliseconds from 10 to 600000',
     }),
   OPENMATES_ALLOWED_ORIGINS: z
     .string()
@@ -101,6 +110,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     drainMs: parsed.data.OPENMATES_DRAIN_MS,
     headersTimeoutMs,
     bodyTimeoutMs,
+    streamKeepAliveMs: parsed.data.OPENMATES_STREAM_KEEPALIVE_MS,
   };
   const proxies = parseTrustedProxies(env.OPENMATES_TRUST_PROXY);
   if (proxies) config.trustProxy = proxies;

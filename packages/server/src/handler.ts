@@ -230,6 +230,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         await core.handleSearch({
           method: request.method,
           authorization: request.headers.get('authorization'),
+          accept: request.headers.get('accept'),
           ...(info?.remoteAddress !== undefined ? { remoteAddress: info.remoteAddress } : {}),
           forwardedFor: request.headers.get('x-forwarded-for'),
           signal: request.signal,

@@ -79,12 +79,41 @@ function readNodeBody(request: IncomingMessage): Promise<unknown> {
 }
 
 function writePlain(response: ServerResponse, plain: PlainResponse): void {
+  if (plain.body instanceof ReadableStream) {
+    void writeStream(response, plain.status, plain.headers, plain.body);
+    return;
+  }
   if (plain.body === null) {
     response.writeHead(plain.status, plain.headers).end();
     return;
   }
   plain.headers['content-length'] = String(Buffer.byteLength(plain.body));
   response.writeHead(plain.status, plain.headers).end(plain.body);
+}
+
+/** Writes an event stream chunk by chunk as it comes; a client that leaves cancels it (and the search). */
+async function writeStream(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+): Promise<void> {
+  const reader = body.getReader();
+  response.once('close', () => {
+    if (!response.writableFinished) reader.cancel().catch(() => {});
+  });
+  response.writeHead(status, headers);
+  response.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      response.write(value);
+    }
+    response.end();
+  } catch {
+    response.destroy();
+  }
 }
 
 /**
@@ -103,6 +132,7 @@ function serveSearch(
   handleSearch({
     method: 'POST',
     authorization: request.headers.authorization ?? null,
+    accept: request.headers.accept ?? null,
     remoteAddress: request.socket.remoteAddress ?? '',
     forwardedFor: (request.headers['x-forwarded-for'] as string | undefined) ?? null, // node joins repeats with ', '
     signal: aborter.signal,

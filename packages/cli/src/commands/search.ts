@@ -3,7 +3,7 @@ import { BaseCommand } from '../lib/base-command.ts';
 import { SEARCH_EXAMPLES, SEARCH_FLAGS } from '../search/search-flags.ts';
 
 const spec = SEARCH_FLAGS;
-const text = (name: Exclude<keyof typeof spec, 'filter-tabloids' | 'json'>) => ({
+const text = (name: Exclude<keyof typeof spec, 'filter-tabloids' | 'json' | 'jsonl'>) => ({
   description: spec[name].description,
   helpValue: spec[name].helpValue,
 });
@@ -17,6 +17,7 @@ export const searchFlags = {
   'filter-tabloids': Flags.boolean({ description: spec['filter-tabloids'].description, allowNo: true }),
   input: Flags.string({ ...text('input'), char: spec.input.char }),
   json: Flags.boolean({ description: spec.json.description }),
+  jsonl: Flags.boolean({ description: spec.jsonl.description }),
   'api-url': Flags.string(text('api-url')),
   'api-key': Flags.string(text('api-key')),
 };

@@ -16,7 +16,8 @@ export interface McpOptions {
 function bridgeBackend(apiUrl: string, apiKey: string | undefined): SearchBackend {
   return {
     async search(input, { signal }) {
-      const outcome = await searchRemote(input, apiUrl, apiKey, signal);
+      const outcome = await searchRemote(input, apiUrl, apiKey, signal ? { signal } : {});
+      if (outcome.kind === 'aborted') throw signal?.reason;
       // No answer from the server: the tool cannot serve, as a provider that cannot (503).
       if (outcome.kind === 'unreachable')
         return { kind: 'error', body: { error: outcome.message, code: 'not_configured' } };

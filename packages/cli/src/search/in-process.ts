@@ -1,5 +1,5 @@
 import { engineEnv } from '../lib/cli-env.ts';
-import type { SearchOutcome } from './outcome.ts';
+import type { LiveOptions, SearchOutcome } from './outcome.ts';
 
 /**
  * Runs the search with the engine and the configured provider in this process. Configuration
@@ -8,6 +8,7 @@ import type { SearchOutcome } from './outcome.ts';
 export async function searchInProcess(
   request: unknown,
   env: Record<string, string | undefined>,
+  live: LiveOptions = {},
 ): Promise<SearchOutcome> {
   const {
     ConfigError,
@@ -30,8 +31,14 @@ export async function searchInProcess(
     throw error;
   }
   try {
-    return { kind: 'response', response: await engine.search(request, { requestId }) };
+    const options = {
+      requestId,
+      ...(live.signal ? { signal: live.signal } : {}),
+      ...(live.onGroup ? { onGroup: live.onGroup } : {}),
+    };
+    return { kind: 'response', response: await engine.search(request, options) };
   } catch (error) {
+    if (live.signal?.aborted) return { kind: 'aborted' };
     if (!(error instanceof EngineError)) throw error;
     const body = errorResponse(error.code, {
       ...(error.code === 'internal_error' ? {} : { message: error.message }),

@@ -3,6 +3,7 @@ import {
   type ErrorCode,
   type ErrorResponse,
   exitCode,
+  type ResultGroup,
   searchExitCode,
   type WebSearchResponse,
 } from '@openmates/contract';
@@ -14,7 +15,20 @@ export type SearchOutcome =
   /** The request was refused or could not be served: an ErrorResponse (4xx, 503, 500). */
   | { kind: 'error'; body: ErrorResponse }
   /** No answer at all: the server could not be reached or did not answer in time. */
-  | { kind: 'unreachable'; message: string };
+  | { kind: 'unreachable'; message: string }
+  /** The user interrupted it (Ctrl-C): the provider calls still running were aborted. */
+  | { kind: 'aborted' };
+
+/** How a search reports progress and is interrupted. */
+export interface LiveOptions {
+  /** Aborts the search and the provider calls still running. */
+  signal?: AbortSignal;
+  /** Called with each group as its query finishes (completion order, provisional). */
+  onGroup?: (group: ResultGroup, index?: number) => void;
+}
+
+/** Exit code after Ctrl-C, as shells report a process ended by SIGINT (128 + 2). */
+export const EXIT_INTERRUPTED = 130;
 
 /** Exit code when a server could not be reached (no code of the contract applies; see README). */
 export const EXIT_UNREACHABLE = 1;
@@ -32,6 +46,8 @@ export function outcomeExitCode(outcome: SearchOutcome): number {
       return isErrorCode(outcome.body.code) ? exitCode(outcome.body.code) : exitCode('internal_error');
     case 'unreachable':
       return EXIT_UNREACHABLE;
+    case 'aborted':
+      return EXIT_INTERRUPTED;
   }
 }
 

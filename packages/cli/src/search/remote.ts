@@ -1,5 +1,5 @@
-import type { ErrorResponse, WebSearchResponse } from '@openmates/contract';
-import type { SearchOutcome } from './outcome.ts';
+import type { ErrorResponse, ResultGroup, WebSearchResponse } from '@openmates/contract';
+import type { LiveOptions, SearchOutcome } from './outcome.ts';
 
 function isErrorResponse(body: unknown): body is ErrorResponse {
   return (
@@ -18,18 +18,25 @@ export async function searchRemote(
   request: unknown,
   apiUrl: string,
   apiKey: string | undefined,
-  signal?: AbortSignal,
+  live: LiveOptions = {},
 ): Promise<SearchOutcome> {
+  const { signal, onGroup } = live;
   const { APIConnectionError, APIError, APITimeoutError, OpenMates, ProviderError } = await import('@openmates/sdk');
   const client = new OpenMates({ baseURL: apiUrl, apiKey: apiKey ?? '' });
   try {
     // The SDK's parameter type is the valid request; an invalid one goes as is, for the server to refuse.
-    const response = await client.apps.web.search(
-      request as Parameters<typeof client.apps.web.search>[0],
-      signal ? { signal } : {},
-    );
-    return { kind: 'response', response: response as WebSearchResponse };
+    const params = request as Parameters<typeof client.apps.web.search>[0];
+    const options = signal ? { signal } : {};
+    if (!onGroup) {
+      const response = await client.apps.web.search(params, options);
+      return { kind: 'response', response: response as WebSearchResponse };
+    }
+    // The event stream: each group as its query finishes; the final response settles as search would.
+    const stream = client.apps.web.searchStream(params, options);
+    for await (const event of stream) if (event.event === 'group') onGroup(event.data as ResultGroup);
+    return { kind: 'response', response: (await stream.finalResponse()) as WebSearchResponse };
   } catch (error) {
+    if (signal?.aborted) return { kind: 'aborted' };
     if (error instanceof ProviderError) return { kind: 'response', response: error.response as WebSearchResponse };
     if (error instanceof APIError) {
       if (isErrorResponse(error.body)) return { kind: 'error', body: error.body };

@@ -107,8 +107,18 @@ function budgetLines(budget: SearchBudget): string[] {
  * the provider.
  */
 export function renderHuman(response: WebSearchResponse, options: RenderOptions): string {
+  const blocks = response.results.map((group, index) => renderGroupBlock(group, options.queries[index], options));
+  return `${blocks.join('\n\n')}\n\n${renderFooter(response, options)}`;
+}
+
+/** One query's block, as `renderHuman` prints it (printed alone as the group finishes when piped). */
+export function renderGroupBlock(group: ResultGroup, query: string | undefined, options: RenderOptions): string {
+  return renderGroup(group, query, options, styler(options.color));
+}
+
+/** What follows the groups: the failure summary, related searches, the budget and the provider. */
+export function renderFooter(response: WebSearchResponse, options: Pick<RenderOptions, 'color'>): string {
   const style = styler(options.color);
-  const blocks = response.results.map((group, index) => renderGroup(group, options.queries[index], options, style));
   const footer: string[] = [];
   if (response.error !== undefined)
     footer.push(
@@ -118,7 +128,7 @@ export function renderHuman(response: WebSearchResponse, options: RenderOptions)
   if (suggestions.length > 0) footer.push('Related searches:', ...suggestions.map((s) => `  - ${cleanText(s)}`));
   if (response.budget) footer.push(...budgetLines(response.budget).map((line) => style('dim', line)));
   footer.push(style('dim', `Results from ${cleanText(response.provider)}`));
-  return `${blocks.join('\n\n')}\n\n${footer.join('\n')}\n`;
+  return `${footer.join('\n')}\n`;
 }
 
 /** A refused request as text (stdout; stderr keeps its one line): the message and every issue. */

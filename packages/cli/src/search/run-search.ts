@@ -1,6 +1,7 @@
+import type { ResultGroup } from '@openmates/contract';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
-import { errorLine, outcomeExitCode, type SearchOutcome } from './outcome.ts';
+import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
 import type { SearchFlagValues } from './search-flags.ts';
 
 /** The origin a `--api-url`/`OPENMATES_API_URL` value names, or a usage error. */
@@ -27,6 +28,25 @@ function terminalWidth(io: CliIO): number {
   return /^[1-9]\d*$/.test(columns) ? Number(columns) : 80;
 }
 
+/** How human output is laid out for this terminal or pipe. */
+function humanOptions(io: CliIO, queries: (string | undefined)[]) {
+  return { width: Math.max(40, terminalWidth(io)), color: colorOf(io), queries };
+}
+
+let colorEnabledFn: ((stream: NodeJS.WriteStream, env: Record<string, string | undefined>) => boolean) | undefined;
+function colorOf(io: CliIO): boolean {
+  return colorEnabledFn ? colorEnabledFn(io.stdout, io.env) : false;
+}
+
+/** The request position of the item a group answers, by its id (caller ids, else ids 1…n). */
+function idIndex(request: unknown, id: unknown): number | undefined {
+  const items = (request as { requests?: unknown } | null)?.requests;
+  if (!Array.isArray(items)) return undefined;
+  const explicit = items.findIndex((item) => (item as { id?: unknown } | null)?.id === id);
+  if (explicit >= 0) return explicit;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= items.length ? id - 1 : undefined;
+}
+
 /** A spinner on stderr while the search runs, only when stderr is a terminal. */
 async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
   if (!io.stderr.isTTY) return { stop() {} };
@@ -42,6 +62,7 @@ async function runOutcome(
   queries: readonly string[],
   flags: SearchFlagValues,
   io: CliIO,
+  live: (request: unknown) => LiveOptions,
 ): Promise<{
   outcome: SearchOutcome;
   request: unknown;
@@ -53,11 +74,11 @@ async function runOutcome(
   try {
     if (apiUrl === undefined) {
       const { searchInProcess } = await import('./in-process.ts');
-      return { outcome: await searchInProcess(request, io.env), request };
+      return { outcome: await searchInProcess(request, io.env, live(request)), request };
     }
     const { searchRemote } = await import('./remote.ts');
     const apiKey = flags['api-key'] ?? io.env.OPENMATES_API_KEY?.trim();
-    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined), request };
+    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined, live(request)), request };
   } finally {
     spinner.stop();
   }
@@ -68,23 +89,70 @@ async function runOutcome(
  * outcome (JSON or text) and resolves to the exit code from the contract's table.
  */
 export async function runSearch(queries: readonly string[], flags: SearchFlagValues, io: CliIO): Promise<number> {
+  if (flags.json && flags.jsonl) {
+    // A usage error before anything runs: nothing on stdout, whose format could not be both.
+    await write(io.stderr, `${errorLine('--json and --jsonl cannot be combined: pick one', 'invalid_request')}\n`);
+    return outcomeExitCode({ kind: 'error', body: { error: 'usage', code: 'invalid_request' } });
+  }
   let result: { outcome: SearchOutcome; request: unknown };
+  // Ctrl-C aborts the provider calls still running; the search then ends as `aborted` (exit 130).
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort(new Error('Interrupted.'));
+  process.once('SIGINT', onInterrupt);
+  // Piped human output: each group's block the moment its query finishes (no cursor codes), then at
+  // the end any block that fitting changed since, and the footer. A terminal gets the whole answer.
+  const piped = !flags.json && !flags.jsonl && !io.stdout.isTTY;
+  const printed = new Map<string, string>();
+  let render: typeof import('./render-human.ts') | undefined;
+  let pipedRequest: unknown;
+  const pipedGroup = (group: ResultGroup, index: number | undefined) => {
+    if (!render) return;
+    const queries = queriesOf(pipedRequest);
+    const at = index ?? idIndex(pipedRequest, group.id);
+    const block = render.renderGroupBlock(group, at === undefined ? undefined : queries[at], humanOptions(io, queries));
+    printed.set(String(group.id), block);
+    io.stdout.write(`${block}\n\n`);
+  };
+  if (piped) render = await import('./render-human.ts');
+  if (!flags.json && !flags.jsonl) colorEnabledFn = (await import('../lib/style.ts')).colorEnabled;
+  const live = (request: unknown): LiveOptions => {
+    pipedRequest = request;
+    const options: LiveOptions = { signal: interrupt.signal };
+    // One line per event, written as it happens (the final line is awaited below, so order holds).
+    if (flags.jsonl)
+      options.onGroup = (group) => io.stdout.write(`${JSON.stringify({ event: 'group', data: group })}\n`);
+    else if (piped) options.onGroup = (group, index) => pipedGroup(group, index);
+    return options;
+  };
   try {
-    result = await runOutcome(queries, flags, io);
+    result = await runOutcome(queries, flags, io, live);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     result = {
       outcome: { kind: 'error', body: { error: `Invalid request: ${error.message}`, code: 'invalid_request' } },
       request: undefined,
     };
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
   const { outcome, request } = result;
+  if (outcome.kind === 'aborted') {
+    await write(io.stderr, `${errorLine('Interrupted: the searches still running were aborted')}\n`);
+    return outcomeExitCode(outcome);
+  }
+  if (flags.jsonl) {
+    if (outcome.kind === 'response')
+      await write(io.stdout, `${JSON.stringify({ event: 'done', data: outcome.response })}\n`);
+    else if (outcome.kind === 'error')
+      await write(io.stdout, `${JSON.stringify({ event: 'error', data: outcome.body })}\n`);
+  }
+  const machine = flags.json || flags.jsonl;
   if (flags.json) {
     if (outcome.kind === 'response') await write(io.stdout, `${JSON.stringify(outcome.response)}\n`);
     else if (outcome.kind === 'error') await write(io.stdout, `${JSON.stringify(outcome.body)}\n`);
   }
   if (outcome.kind === 'error') {
-    if (!flags.json) {
+    if (!machine) {
       const { renderRefusal } = await import('./render-human.ts');
       const { colorEnabled } = await import('../lib/style.ts');
       await write(io.stdout, renderRefusal(outcome.body, { color: colorEnabled(io.stdout, io.env) }));
@@ -94,15 +162,15 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
   if (outcome.kind === 'unreachable') await write(io.stderr, `${errorLine(outcome.message)}\n`);
   if (outcome.kind === 'response') {
     const { response } = outcome;
-    if (!flags.json) {
-      const { renderHuman } = await import('./render-human.ts');
-      const { colorEnabled } = await import('../lib/style.ts');
-      const text = renderHuman(response, {
-        width: Math.max(40, terminalWidth(io)),
-        color: colorEnabled(io.stdout, io.env),
-        queries: queriesOf(request),
-      });
-      await write(io.stdout, text);
+    if (!machine) {
+      const { renderHuman, renderGroupBlock, renderFooter } = await import('./render-human.ts');
+      const options = humanOptions(io, queriesOf(request));
+      if (piped && printed.size > 0) {
+        const changed = response.results
+          .map((group, index) => renderGroupBlock(group, options.queries[index], options))
+          .filter((block, index) => printed.get(String(response.results[index]?.id)) !== block);
+        await write(io.stdout, `${changed.map((block) => `${block}\n\n`).join('')}${renderFooter(response, options)}`);
+      } else await write(io.stdout, renderHuman(response, options));
     }
     if (response.error !== undefined) await write(io.stderr, `${errorLine(response.error, response.code)}\n`);
   }

@@ -51,6 +51,11 @@ export const SEARCH_FLAGS = {
     description:
       'Print exactly the WebSearchResponse (or the ErrorResponse of a refused request) as one JSON line, and nothing else.',
   },
+  jsonl: {
+    type: 'boolean',
+    description:
+      'Print one JSON line per event as it happens: {"event":"group","data":<ResultGroup>} as each query finishes, then {"event":"done","data":<WebSearchResponse>} or {"event":"error","data":<ErrorResponse>}. Exit codes as with --json; not combined with --json.',
+  },
   'api-url': {
     type: 'string',
     helpValue: 'ORIGIN',
@@ -78,6 +83,7 @@ export interface SearchFlagValues {
   'filter-tabloids'?: boolean | undefined;
   input?: string | undefined;
   json?: boolean | undefined;
+  jsonl?: boolean | undefined;
   'api-url'?: string | undefined;
   'api-key'?: string | undefined;
 }
@@ -91,6 +97,10 @@ export const SEARCH_EXAMPLES = [
   {
     description: 'Machine-readable output for a script',
     command: '<%= config.bin %> search "node 24 release" --json | jq .',
+  },
+  {
+    description: 'Each group as a JSON line the moment its query finishes, then the whole response',
+    command: '<%= config.bin %> search "fast query" "slow query" --jsonl',
   },
   {
     description: 'A WebSearchRequest from stdin',

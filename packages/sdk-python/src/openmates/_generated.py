@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "777991eed7ed520930b417d0cb32695bba10be19b41445568a5ec546a37e073d"
+CONTRACT_FINGERPRINT: Final = "146bedd2aff693cadc7254f777fd9161b7bfe5d779f6d1f0ee0f97e4314d1a41"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -363,6 +363,39 @@ class ErrorResponse(_ErrorResponseOptional):
     error: str
     """A safe, human-readable message."""
     code: ErrorCode
+
+
+class SearchStreamGroupEvent(TypedDict):
+    """One group as its query finishes (completion order), already sanitized, bounded and admitted.
+    Provisional: the `done` response is authoritative.
+    """
+
+    event: Literal["group"]
+    data: ResultGroup
+
+
+class SearchStreamDoneEvent(TypedDict):
+    """The last event of a stream that finished: the WebSearchResponse the same request gets without
+    streaming, including a batch in which every group failed.
+    """
+
+    event: Literal["done"]
+    data: WebSearchResponse
+
+
+class SearchStreamErrorEvent(TypedDict):
+    """The last event of a stream that failed after it began (`not_configured`, `internal_error`). A
+    refusal before it began (400, 401, 413, 415, 429) is the ordinary JSON answer instead.
+    """
+
+    event: Literal["error"]
+    data: ErrorResponse
+
+
+SearchStreamEvent = Union[SearchStreamGroupEvent, SearchStreamDoneEvent, SearchStreamErrorEvent]
+"""An event of the search stream: zero or more `group` events, then exactly one `done` or `error`.
+There is no `retry:` field and no replay: a retry would re-run paid searches.
+"""
 
 
 class SkillInfoProvider(TypedDict):

@@ -315,6 +315,35 @@ export interface components {
             path: string;
             message: string;
         };
+        /** @description One group as its query finishes (completion order), already sanitized, bounded and admitted. Provisional: the `done` response is authoritative. */
+        SearchStreamGroupEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group";
+            data: components["schemas"]["ResultGroup"];
+        };
+        /** @description The last event of a stream that finished: the WebSearchResponse the same request gets without streaming, including a batch in which every group failed. */
+        SearchStreamDoneEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "done";
+            data: components["schemas"]["WebSearchResponse"];
+        };
+        /** @description The last event of a stream that failed after it began (`not_configured`, `internal_error`). A refusal before it began (400, 401, 413, 415, 429) is the ordinary JSON answer instead. */
+        SearchStreamErrorEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "error";
+            data: components["schemas"]["ErrorResponse"];
+        };
+        /** @description An event of the search stream: zero or more `group` events, then exactly one `done` or `error`. There is no `retry:` field and no replay: a retry would re-run paid searches. */
+        SearchStreamEvent: components["schemas"]["SearchStreamGroupEvent"] | components["schemas"]["SearchStreamDoneEvent"] | components["schemas"]["SearchStreamErrorEvent"];
         /** @description What this server offers: limits, provider, options and fingerprint. */
         SkillInfo: {
             /** @enum {string} */
@@ -406,6 +435,10 @@ export type SearchBudget = components['schemas']['SearchBudget'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type Issue = components['schemas']['Issue'];
+export type SearchStreamGroupEvent = components['schemas']['SearchStreamGroupEvent'];
+export type SearchStreamDoneEvent = components['schemas']['SearchStreamDoneEvent'];
+export type SearchStreamErrorEvent = components['schemas']['SearchStreamErrorEvent'];
+export type SearchStreamEvent = components['schemas']['SearchStreamEvent'];
 export type SkillInfo = components['schemas']['SkillInfo'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
@@ -453,13 +486,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them. */
+            /** @description Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them. With `Accept` preferring `text/event-stream` explicitly, every accepted request answers 200 with a stream of events (`Cache-Control: no-store`, `X-Accel-Buffering: no`): a `group` per query as it finishes, then one `done` (the WebSearchResponse, whatever its JSON status would be) or one `error`; comment lines keep the connection alive. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebSearchResponse"];
+                    "text/event-stream": components["schemas"]["SearchStreamEvent"];
                 };
             };
             /** @description The request is invalid. `issues` lists every problem with its path. */
@@ -819,7 +853,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "777991eed7ed520930b417d0cb32695bba10be19b41445568a5ec546a37e073d";
+export const CONTRACT_FINGERPRINT = "146bedd2aff693cadc7254f777fd9161b7bfe5d779f6d1f0ee0f97e4314d1a41";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
