@@ -55,7 +55,11 @@ describe('openmates search --jsonl', () => {
     expect(done?.event).toBe('done');
     expect(await cli.next()).toBeUndefined();
     expect(await cli.exited).toBe(0);
-    const json = await runCli([...args, '--json'], env);
+    // The same search as --json: its slow query is held again until released.
+    const jsonRun = runCli([...args, '--json'], env);
+    await brave.waitForHeld(1);
+    brave.release();
+    const json = await jsonRun;
     expect(withoutRequestId(done?.data)).toEqual(withoutRequestId(JSON.parse(json.stdout)));
   });
 

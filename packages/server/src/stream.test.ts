@@ -114,7 +114,11 @@ describe('POST search as an event stream (SPEC §8.4)', () => {
     expect(rest.map((f) => ('event' in f ? f.event : ''))).toEqual(['group', 'done']);
     expect(rest[0]).toMatchObject({ data: { id: 'slow' } });
     const done = WebSearchResponseSchema.parse((rest[1] as { data: unknown }).data);
-    const plain = await search(body, undefined);
+    // The same request as plain JSON: its slow query is held again until released.
+    const plainAnswer = search(body, undefined);
+    await brave.waitForHeld(1);
+    brave.release();
+    const plain = await plainAnswer;
     expect(withoutRequestId(done)).toEqual(withoutRequestId(await plain.json()));
   });
 
