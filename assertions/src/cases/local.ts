@@ -172,7 +172,8 @@ export const localCases: ParityCase[] = [
   {
     name: 'local-index-unreadable',
     assertion: 'web-search.provider-error.visible',
-    description: 'An index that cannot be opened is a visible 503 not_configured with its reason, never zero hits.',
+    description:
+      'An index that cannot be opened is a visible 503 not_configured pointing at doctor (never the server’s file path), never zero hits.',
     provider: 'local',
     env: { OPENMATES_INDEX: '/dev/null/openmates/index.db' },
     request: { requests: [{ query: 'anything' }] },

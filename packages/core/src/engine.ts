@@ -299,8 +299,15 @@ export function createEngine(options: EngineOptions): Engine {
         const failed = { error: { code: error.code, message: redact(error.message) } };
         return error.retryAfterMs === undefined ? failed : { ...failed, retryAfterMs: error.retryAfterMs };
       }
-      if (error instanceof ProviderNotConfiguredError)
+      if (error instanceof ProviderNotConfiguredError) {
+        // The reason (an index path, say) is for the operator's log; the caller gets the provider's public message.
+        const reason = error.cause instanceof Error ? error.cause.message : error.message;
+        log.error(
+          { event: 'provider_call', group: index, code: 'not_configured', reason: redact(reason) },
+          'provider not configured',
+        );
         throw new EngineError('not_configured', redact(error.message), { cause: error });
+      }
       throw error;
     } finally {
       clearTimeout(timer);

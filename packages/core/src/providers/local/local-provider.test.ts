@@ -6,7 +6,7 @@ import { type ProviderContext, ProviderNotConfiguredError, type ProviderQuery } 
 import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
 import { resolveIndexPath } from './index-path.ts';
 import { openIndex } from './local-index.ts';
-import { createLocalProvider, type LocalProvider } from './local-provider.ts';
+import { createLocalProvider, LOCAL_INDEX_UNUSABLE, type LocalProvider } from './local-provider.ts';
 
 const context: ProviderContext = {
   signal: new AbortController().signal,
@@ -141,11 +141,14 @@ describe('createLocalProvider', () => {
     writeFileSync(path, 'not sqlite at all, only some text that fills the header bytes of a file');
     const provider = createLocalProvider({ indexPath: path });
     await expect(provider.search(query('x'), context)).rejects.toThrow(ProviderNotConfiguredError);
-    await expect(provider.search(query('x'), context)).rejects.toThrow(
-      /^cannot open the local index at .*garbage\.db: [^\n]+$/,
-    );
+    const error = await provider.search(query('x'), context).catch((e: unknown) => e);
+    // The caller is told what to do, never where the server keeps its files; the cause and doctor say where.
+    expect((error as Error).message).toBe(LOCAL_INDEX_UNUSABLE);
+    expect((error as Error).message).not.toContain(dir);
+    expect(((error as Error).cause as Error).message).toMatch(/^cannot open the local index at .*garbage\.db: [^\n]+$/);
     const [check] = (await provider.doctor?.(context)) ?? [];
     expect(check).toMatchObject({ name: 'local index', ok: false });
+    expect(check?.detail).toMatch(/^cannot open the local index at .*garbage\.db: [^\n]+$/);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type SearchProvider,
 } from '../../provider.ts';
 import { ensureDemoCorpusIn } from './demo-corpus.ts';
-import { type LocalHit, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+import { type LocalHit, type LocalIndex, openIndex } from './local-index.ts';
 
 export interface LocalProviderConfig {
   /** The index file (see `defaultIndexPath`). */
@@ -26,10 +26,23 @@ export interface LocalProvider extends SearchProvider {
 /** Options the local index honours; `country` has no meaning for it. */
 const HONOURED: readonly RequestOption[] = ['count', 'search_lang', 'safesearch', 'filter_tabloids'];
 
+/**
+ * What a caller is told when the index cannot be used. The reason names the file on the server's disk,
+ * which a remote caller has no business knowing: it goes to the cause (the engine logs it) and to
+ * `openmates doctor`, never into the answer.
+ */
+export const LOCAL_INDEX_UNUSABLE =
+  'The local index cannot be opened or read; `openmates doctor` on the server names the file and the cause.';
+
+/** The operator's reason: the cause of a not-configured error (which names the file), or the error itself. */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof ProviderNotConfiguredError ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
 function notConfigured(error: unknown): ProviderNotConfiguredError {
   if (error instanceof ProviderNotConfiguredError) return error;
-  const message = error instanceof LocalIndexError ? error.message : 'the local index cannot be read';
-  return new ProviderNotConfiguredError(message, { cause: error });
+  return new ProviderNotConfiguredError(LOCAL_INDEX_UNUSABLE, { cause: error });
 }
 
 function toCandidate(hit: LocalHit): RawCandidate {
@@ -111,7 +124,7 @@ export function createLocalProvider(config: LocalProviderConfig): LocalProvider 
           {
             name: 'local index',
             ok: false,
-            detail: notConfigured(error).message,
+            detail: reasonOf(error),
             fix: 'check the file (OPENMATES_INDEX) or remove it so that it is created again',
           },
         ];
