@@ -269,7 +269,9 @@ export function createApiCore(
     const abort = () => aborter.abort(request.signal.reason);
     request.signal.addEventListener('abort', abort, { once: true });
     const encoder = new TextEncoder();
-    let push: (text: string) => void = () => {};
+    // Events from before the stream exists (a cache hit answers within the same tick) wait here.
+    const early: string[] = [];
+    let push: (text: string) => void = (text) => early.push(text);
     const search = engine.searchJson(body, {
       requestId,
       signal: aborter.signal,
@@ -290,6 +292,7 @@ export function createApiCore(
         push = (text) => {
           if (!finished) controller.enqueue(encoder.encode(text));
         };
+        for (const text of early.splice(0)) push(text);
         end = (status, last) => {
           if (finished) return;
           if (last !== undefined) push(last);

@@ -184,6 +184,35 @@ describe('POST search as an event stream (SPEC §8.4)', () => {
     expect(withoutRequestId(all[1]?.data)).toEqual(withoutRequestId(await plain.json()));
   });
 
+  it('sends a group for a cache hit too, which is ready before the stream begins', async () => {
+    const cached = await startTestServer(brave, { engineEnv: { OPENMATES_CACHE_TTL_S: '60' } });
+    try {
+      const warm = await fetch(cached.url + PATHS.search, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: [{ query: 'cached words' }] }),
+      });
+      expect(warm.status).toBe(200);
+      const calls = brave.requests.length;
+      const body = {
+        requests: [
+          { id: 'hit', query: 'cached words' },
+          { id: 'miss', query: 'fresh words' },
+        ],
+      };
+      const all = await events(await search(body, STREAM, undefined, cached.url));
+      expect(brave.requests.length).toBe(calls + 1);
+      expect(all.map((e) => e.event)).toEqual(['group', 'group', 'done']);
+      expect(all.slice(0, 2).map((e) => (e.data as { id: string }).id)).toEqual(['hit', 'miss']);
+      const onlyHits = await events(
+        await search({ requests: [{ id: 'again', query: 'cached words' }] }, STREAM, undefined, cached.url),
+      );
+      expect(onlyHits.map((e) => e.event)).toEqual(['group', 'done']);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('refuses an invalid request with the ordinary JSON 4xx before any stream', async () => {
     const invalid = await search({ requests: [] }, STREAM);
     expect(invalid.status).toBe(400);
