@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Source this file (`. scripts/bootstrap.sh`) to put Node >= 22.13 and pnpm on PATH.
+# Source this file (`. scripts/bootstrap.sh`) to put Node >= 22.16 and pnpm on PATH.
 # Where the machine's Node is older, Node 24 LTS is installed from the npm registry
 # (the `node-<platform>-<arch>` packages) into the ignored `.tools/` folder; nothing
 # system-wide changes. Safe to source repeatedly.
@@ -22,7 +22,7 @@ _om_npm_install() {
   return 1
 }
 _om_ok() {
-  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=13)?0:1)' 2>/dev/null
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=16)?0:1)' 2>/dev/null
 }
 if ! _om_ok; then
   _om_pkg="node-$(node -p process.platform)-$(node -p process.arch)"

@@ -5,9 +5,9 @@ import module from 'node:module';
 
 // Written for any Node that can parse ES modules: on a Node older than `engines` in package.json,
 // every command stops here with one line instead of failing deep inside (node:sqlite, for one, is
-// missing). The floor is written out rather than read, which would cost every start; a test holds
-// it equal to `engines`.
-const FLOOR = [22, 13];
+// missing, and before 22.16 it has no FTS5, which the local index is built on). The floor is written
+// out rather than read, which would cost every start; a test holds it equal to `engines`.
+const FLOOR = [22, 16];
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])) {
   const { existsSync } = await import('node:fs');
@@ -21,6 +21,16 @@ if (major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])) {
 }
 
 module.enableCompileCache?.();
+
+// Node 22 marks node:sqlite experimental and says so on stderr at its first import; the local index
+// depends on it on purpose (FTS5, no native build), so that line is noise to a user. Every other
+// warning is printed as Node prints it.
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+  if (type === 'ExperimentalWarning' && String(warning?.message ?? warning).startsWith('SQLite ')) return;
+  return emitWarning.call(this, warning, ...rest);
+};
 
 const argv = process.argv.slice(2);
 

@@ -1,18 +1,15 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { registryNode, versionOf } from './registry-node.ts';
 import { BIN } from './run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENGINES: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
 const FLOOR = /^>=(\d+)\.(\d+)$/.exec(ENGINES);
-
-function versionOf(node: string): number[] {
-  return execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim().split('.').map(Number);
-}
 
 function isOld([major = 0, minor = 0]: number[]): boolean {
   const [floorMajor, floorMinor] = [Number(FLOOR?.[1]), Number(FLOOR?.[2])];
@@ -22,7 +19,7 @@ function isOld([major = 0, minor = 0]: number[]): boolean {
 /**
  * A Node older than the floor, as a newcomer has before running the bootstrap: the first `node`
  * on PATH that is too old (this machine's system Node 20), else Node 20 from the npm registry
- * (the same packages the bootstrap installs Node 24 from), kept in `.tools/`.
+ * (registry-node.ts).
  */
 function oldNode(): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -34,15 +31,7 @@ function oldNode(): string {
     }
     if (isOld(versionOf(candidate))) return candidate;
   }
-  const pkg = `node-${process.platform}-${process.arch}`;
-  const prefix = join(ROOT, '.tools', 'old-node');
-  const node = join(prefix, 'node_modules', pkg, 'bin', 'node');
-  try {
-    accessSync(node, constants.X_OK);
-  } catch {
-    execFileSync('npm', ['install', '--silent', '--no-save', '--no-package-lock', '--prefix', prefix, `${pkg}@20`]);
-  }
-  return node;
+  return registryNode('20');
 }
 
 function run(command: string, args: readonly string[], env: Record<string, string>, cwd?: string) {

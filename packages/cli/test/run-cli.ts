@@ -25,10 +25,15 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OPENMATES_CACHE_TTL_S: '0', ...extra };
 }
 
-/** Runs `openmates ARGS` to completion with `input` on stdin. */
-export function runCli(args: readonly string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+/** Runs `openmates ARGS` to completion with `input` on stdin, on this Node or the `node` binary given. */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  input = '',
+  node = process.execPath,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(node, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
