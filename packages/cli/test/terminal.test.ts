@@ -175,6 +175,15 @@ describe('openmates search in a terminal (the in-place view)', () => {
     expect(cli.text().slice(expected.length)).toMatch(/^\nopenmates: /);
   });
 
+  it('prints a refused request without drawing a view: exit 2, its refusal alone', async () => {
+    const cli = inTerminal(['search', 'a', 'b', 'c', 'd', 'e', 'f'], { cols: 100, rows: 40 });
+    expect(await cli.exited).toBe(2);
+    cli.close();
+    expect(cli.raw()).not.toContain('\u001b[?25l');
+    expect(cli.text()).toMatch(/^The search request is not valid \(invalid_request\): /);
+    expect(brave.requests).toHaveLength(0);
+  });
+
   it('aborts the provider call on Ctrl-C, exits 130 and leaves the cursor shown', async () => {
     const cli = inTerminal(['search', 'hold interrupted'], { cols: 100, rows: 40 });
     await brave.waitForHeld(1);
@@ -227,6 +236,19 @@ describe('openmates search in a terminal (the in-place view)', () => {
       expect(await cli.exited).toBe(0);
       cli.close();
       expect(cli.text()).toBe(await nonStreamed(queries, ['--count', '2'], 100, 1));
+    });
+
+    it('erases the view when the server cannot be reached: exit 1, one line', async () => {
+      const closed = await startServe(['--port', '0', '--no-gui'], env);
+      closed.child.kill('SIGTERM');
+      expect(await closed.exited).toBe(0);
+      const cli = inTerminal(['search', 'x', '--api-url', closed.url], { cols: 100, rows: 40 });
+      expect(await cli.exited).toBe(1);
+      cli.close();
+      // The view was drawn (the request is valid), then wiped before the error line.
+      expect(cli.raw()).toContain('Searching…');
+      expect(cli.text()).toBe(`openmates: cannot reach ${closed.url}: is \`openmates serve\` running there?`);
+      expect(cli.raw().lastIndexOf('\u001b[?25h')).toBeGreaterThan(cli.raw().lastIndexOf('\u001b[?25l'));
     });
 
     it('aborts the provider call on Ctrl-C and exits 130', async () => {
