@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import xtermHeadless from '@xterm/headless';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -236,6 +239,26 @@ describe('openmates search in a terminal (the in-place view)', () => {
       expect(await cli.exited).toBe(0);
       cli.close();
       expect(cli.text()).toBe(await nonStreamed(queries, ['--count', '2'], 100, 1));
+    });
+
+    it('places each group by its id, caller ids and assigned ones alike', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'openmates-tty-'));
+      const file = join(dir, 'request.json');
+      const request = {
+        requests: [
+          { id: 'slow', query: 'hold slow words', count: 1 },
+          { query: 'fast words', count: 1 },
+        ],
+      };
+      writeFileSync(file, JSON.stringify(request));
+      const cli = inTerminal(['search', '--input', file, '--api-url', server.url], { cols: 100, rows: 40 });
+      await cli.until((text) => text.includes('Result 1 for fast words'));
+      await brave.waitForHeld(1);
+      expect(cli.text()).toMatch(/^\[slow\] hold slow words\n {2}\S Searching…\n\n\[1\] fast words\n {2}1\. /);
+      brave.release();
+      expect(await cli.exited).toBe(0);
+      cli.close();
+      rmSync(dir, { recursive: true });
     });
 
     it('erases the view when the server cannot be reached: exit 1, one line', async () => {

@@ -145,7 +145,9 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
       const ids = assignIds(parsed.data.requests.map((item) => item.id));
       const shown = startView(io.stdout, ids, humanOptions(io, queriesOf(request)));
       view = shown;
-      options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
+      // A server's group carries only its id: its position is that of the id the view was drawn with.
+      const keys = ids.map(String);
+      options.onGroup = (group, index) => shown.group(group, index ?? keys.indexOf(String(group.id)));
     }
     return options;
   };
