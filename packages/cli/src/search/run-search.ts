@@ -38,13 +38,21 @@ function colorOf(io: CliIO): boolean {
   return colorEnabledFn ? colorEnabledFn(io.stdout, io.env) : false;
 }
 
-/** The request position of the item a group answers, by its id (caller ids, else ids 1…n). */
+/**
+ * The request position of the item a group answers, by its id: a server's group carries only that.
+ * Ids are the caller's, else assigned as the engine assigns them (skipping ids callers took).
+ */
 function idIndex(request: unknown, id: unknown): number | undefined {
   const items = (request as { requests?: unknown } | null)?.requests;
   if (!Array.isArray(items)) return undefined;
-  const explicit = items.findIndex((item) => (item as { id?: unknown } | null)?.id === id);
-  if (explicit >= 0) return explicit;
-  return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= items.length ? id - 1 : undefined;
+  const ids = assignIds(
+    items.map((item) => {
+      const given = (item as { id?: unknown } | null)?.id;
+      return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+    }),
+  );
+  const at = ids.map(String).indexOf(String(id));
+  return at >= 0 ? at : undefined;
 }
 
 /** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
@@ -145,9 +153,7 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
       const ids = assignIds(parsed.data.requests.map((item) => item.id));
       const shown = startView(io.stdout, ids, humanOptions(io, queriesOf(request)));
       view = shown;
-      // A server's group carries only its id: its position is that of the id the view was drawn with.
-      const keys = ids.map(String);
-      options.onGroup = (group, index) => shown.group(group, index ?? keys.indexOf(String(group.id)));
+      options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
     }
     return options;
   };
