@@ -55,12 +55,12 @@ function inTerminal(
   });
   const terminal = new Terminal({ cols: size.cols, rows: size.rows, scrollback: 1000, allowProposedApi: true });
   let raw = '';
-  const waiters: { test: () => boolean; resolve: () => void }[] = [];
-  /** Every line the terminal holds (scrollback, then the screen), rows the terminal wrapped joined again. */
-  const text = () => {
+  const waiters: { test: () => boolean; resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** The lines the terminal holds from row `from` on (0: scrollback, then the screen), rows it wrapped joined again. */
+  const text = (from = 0) => {
     const buffer = terminal.buffer.active;
     const lines: string[] = [];
-    for (let y = 0; y < buffer.length; y += 1) {
+    for (let y = from; y < buffer.length; y += 1) {
       const line = buffer.getLine(y);
       if (!line) continue;
       const content = line.translateToString(true);
@@ -81,22 +81,31 @@ function inTerminal(
     terminal.write(chunk, settle);
   });
   const exited = new Promise<number | null>((resolve) =>
-    child.on('close', (code) => terminal.write('', () => resolve(code))),
+    child.on('close', (code) =>
+      terminal.write('', () => {
+        resolve(code);
+        // A picture that never came fails at once, with the screen, rather than at the test's timeout.
+        settle();
+        for (const waiter of waiters.splice(0))
+          waiter.reject(new Error(`openmates exited (${code}) before the terminal showed it:\n${text()}`));
+      }),
+    ),
   );
   return {
     child,
     exited,
     raw: () => raw,
-    text,
+    /** Everything the terminal holds: scrollback, then the screen. */
+    text: () => text(),
     /** The screen as the person sees it now (no scrollback). */
-    screen: () => {
-      const buffer = terminal.buffer.active;
-      return text().split('\n').slice(Math.max(0, buffer.baseY)).join('\n');
-    },
-    /** Resolves once the terminal's text passes `test` (checked after each write is interpreted). */
+    screen: () => text(terminal.buffer.active.baseY),
+    /**
+     * Resolves once the terminal's text passes `test`, checked after each write is interpreted (a
+     * spinner redraw can be read half done, so tests wait for the whole picture they assert).
+     */
     until: (test: (text: string) => boolean) =>
-      new Promise<void>((resolve) => {
-        const waiter = { test: () => test(text()), resolve };
+      new Promise<void>((resolve, reject) => {
+        const waiter = { test: () => test(text()), resolve, reject };
         waiters.push(waiter);
         settle();
       }),
@@ -123,11 +132,11 @@ describe('openmates search in a terminal (the in-place view)', () => {
   it('shows every query at once in request order, each pending until it finishes', async () => {
     const cli = inTerminal(['search', 'hold first', 'hold second'], { cols: 100, rows: 40 });
     await brave.waitForHeld(2);
-    await cli.until((text) => text.includes('[1] hold first') && text.includes('[2] hold second'));
-    const screen = cli.text();
-    expect(screen.indexOf('[1] hold first')).toBeLessThan(screen.indexOf('[2] hold second'));
-    expect(screen.match(/Searching…/g)).toHaveLength(2);
-    expect(screen).not.toContain('Result 1');
+    // Both pending, in request order: the view's first frame, held until the test releases them.
+    await cli.until((text) =>
+      /^\[1\] hold first\n {2}\S Searching…\n\n\[2\] hold second\n {2}\S Searching…$/.test(text),
+    );
+    expect(cli.text()).not.toContain('Result 1');
     brave.release();
     expect(await cli.exited).toBe(0);
     cli.close();
@@ -136,14 +145,13 @@ describe('openmates search in a terminal (the in-place view)', () => {
   it('fills in the fast query while the slow one is held, then prints exactly the non-streamed output', async () => {
     const queries = ['hold slow words', 'fast words'];
     const cli = inTerminal(['search', ...queries, '--count', '2'], { cols: 100, rows: 40 });
-    await cli.until((text) => text.includes('Result 1 for fast words'));
+    // The fast block filled in under the slow query's pending one.
+    await cli.until((text) =>
+      /^\[1\] hold slow words\n {2}\S Searching…\n\n\[2\] fast words\n {2}1\. {2}Result 1 for fast words/.test(text),
+    );
     // The slow answer is still held at the provider: a CLI that waited for the batch could not show this.
     await brave.waitForHeld(1);
-    const live = cli.text();
-    expect(live).toMatch(
-      /\[1\] hold slow words\n {2}\S Searching…\n\n\[2\] fast words\n {2}1\. {2}Result 1 for fast words/,
-    );
-    expect(live).not.toContain('Result 1 for hold slow words');
+    expect(cli.text()).not.toContain('Result 1 for hold slow words');
     brave.release();
     expect(await cli.exited).toBe(0);
     cli.close();
@@ -156,11 +164,13 @@ describe('openmates search in a terminal (the in-place view)', () => {
     const queries = ['hold slow words', 'fast words'];
     const size = { cols: 80, rows: 8 };
     const cli = inTerminal(['search', ...queries, '--count', '3'], size);
-    await cli.until((text) => /\[2\] fast words {2}3 results/.test(text));
-    await brave.waitForHeld(1);
-    expect(cli.screen()).toMatch(
-      /^\[1\] hold slow words {2}\S Searching…\n\[2\] fast words {2}3 results\nThe results print here once every query has finished\.$/,
+    await cli.until(() =>
+      /^\[1\] hold slow words {2}\S Searching…\n\[2\] fast words {2}3 results\nThe results print here once every query has finished\.$/.test(
+        cli.screen(),
+      ),
     );
+    await brave.waitForHeld(1);
+    expect(cli.text()).not.toContain('Result 1 for');
     brave.release();
     expect(await cli.exited).toBe(0);
     cli.close();
@@ -232,9 +242,11 @@ describe('openmates search in a terminal (the in-place view)', () => {
     it('fills in the fast query while the slow one is held, then prints the non-streamed output', async () => {
       const queries = ['hold slow words', 'fast words'];
       const cli = inTerminal(['search', ...queries, '--count', '2', '--api-url', server.url], { cols: 100, rows: 40 });
-      await cli.until((text) => text.includes('Result 1 for fast words'));
+      await cli.until((text) =>
+        /^\[1\] hold slow words\n {2}\S Searching…\n\n\[2\] fast words\n {2}1\. {2}Result 1 for fast words/.test(text),
+      );
       await brave.waitForHeld(1);
-      expect(cli.text()).toMatch(/\[1\] hold slow words\n {2}\S Searching…\n\n\[2\] fast words\n/);
+      expect(cli.text()).not.toContain('Result 1 for hold slow words');
       brave.release();
       expect(await cli.exited).toBe(0);
       cli.close();
@@ -252,9 +264,13 @@ describe('openmates search in a terminal (the in-place view)', () => {
       };
       writeFileSync(file, JSON.stringify(request));
       const cli = inTerminal(['search', '--input', file, '--api-url', server.url], { cols: 100, rows: 40 });
-      await cli.until((text) => text.includes('Result 1 for fast words'));
+      await cli.until((text) =>
+        /^\[slow\] hold slow words\n {2}\S Searching…\n\n\[1\] fast words\n {2}1\. {2}Result 1 for fast words/.test(
+          text,
+        ),
+      );
       await brave.waitForHeld(1);
-      expect(cli.text()).toMatch(/^\[slow\] hold slow words\n {2}\S Searching…\n\n\[1\] fast words\n {2}1\. /);
+      expect(cli.text()).not.toContain('Result 1 for hold slow words');
       brave.release();
       expect(await cli.exited).toBe(0);
       cli.close();
