@@ -178,6 +178,21 @@ describe('openmates search in a terminal (the in-place view)', () => {
     expect(cli.text()).toBe(await nonStreamed(queries, ['--count', '3'], size.cols, 1));
   });
 
+  it("after Ctrl-C in the compact form, leaves each query's status, the held one interrupted", async () => {
+    const cli = inTerminal(['search', 'hold slow words', 'fast words', '--count', '3'], { cols: 80, rows: 8 });
+    await cli.until(() =>
+      /^\[1\] hold slow words {2}\S Searching…\n\[2\] fast words {2}3 results\n/.test(cli.screen()),
+    );
+    await brave.waitForHeld(1);
+    cli.ctrlC();
+    expect(await cli.exited).toBe(130);
+    await brave.waitForAborted(1);
+    cli.close();
+    expect(cli.text()).toMatch(
+      /^\[1\] hold slow words {2}Interrupted\.\n\[2\] fast words {2}3 results\nopenmates: Interrupted: the searches still running were aborted\.$/,
+    );
+  });
+
   it('exits as the non-streamed search does: an all-failed batch exits 3 with its output', async () => {
     const cli = inTerminal(['search', 'unavailable x'], { cols: 100, rows: 40 });
     expect(await cli.exited).toBe(3);

@@ -46,7 +46,7 @@ export function startTerminalView(
   const groups: (ResultGroup | undefined)[] = ids.map(() => undefined);
   let frame = 0;
 
-  const draw = (status: string) => {
+  const draw = (status: string, interrupted = false) => {
     const blocks = ids
       .map((id, index) => {
         const group = groups[index];
@@ -58,7 +58,7 @@ export function startTerminalView(
     // log-update ends the frame with a newline, so the cursor waits on one line more than the text.
     if (heightOf(blocks, width) + 1 <= (stream.rows ?? 24)) return update(blocks);
     const lines = ids.map((id, index) => renderStatusLine(id, options.queries[index], groups[index], status, options));
-    update([...lines, renderStatusFooter(options)].join('\n'));
+    update((interrupted ? lines : [...lines, renderStatusFooter(options)]).join('\n'));
   };
   const searching = () => `${FRAMES[frame % FRAMES.length]} Searching…`;
 
@@ -78,7 +78,7 @@ export function startTerminalView(
     end(mode) {
       clearInterval(timer);
       if (mode === 'erase') update.clear();
-      else draw('Interrupted.');
+      else draw('Interrupted.', true);
       update.done();
     },
   };
