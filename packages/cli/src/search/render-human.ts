@@ -1,6 +1,7 @@
 import {
   cleanText,
   type ErrorResponse,
+  type RequestId,
   type ResultGroup,
   type SearchBudget,
   type WebSearchResponse,
@@ -64,11 +65,15 @@ function renderResult(result: WebSearchResult, index: number, options: RenderOpt
   return lines;
 }
 
+/** A block's first line: `[id] query`. */
+function headingOf(id: RequestId, query: string | undefined, style: Style): string {
+  return `${style('bold', `[${cleanText(String(id))}]`)}${query === undefined ? '' : ` ${cleanText(query)}`}`;
+}
+
 function renderGroup(group: ResultGroup, query: string | undefined, options: RenderOptions, style: Style): string {
   // Every shown string is cleaned of control characters again: a remote server's text must not
   // be able to drive the terminal.
-  const heading = `${style('bold', `[${cleanText(String(group.id))}]`)}${query === undefined ? '' : ` ${cleanText(query)}`}`;
-  const lines = [heading];
+  const lines = [headingOf(group.id, query, style)];
   const cut = (group.sources_cut ?? 0) + (group.results_fitted_out ?? 0);
   if (group.error) {
     lines.push(`  ${style('red', `Failed (${group.error.code}):`)} ${cleanText(group.error.message)}`);
@@ -114,6 +119,41 @@ export function renderHuman(response: WebSearchResponse, options: RenderOptions)
 /** One query's block, as `renderHuman` prints it (printed alone as the group finishes when piped). */
 export function renderGroupBlock(group: ResultGroup, query: string | undefined, options: RenderOptions): string {
   return renderGroup(group, query, options, styler(options.color));
+}
+
+/** A query that has not finished yet, as a block of the in-place terminal view: its heading and one status line. */
+export function renderPendingBlock(
+  id: RequestId,
+  query: string | undefined,
+  status: string,
+  options: Pick<RenderOptions, 'color'>,
+): string {
+  const style = styler(options.color);
+  return `${headingOf(id, query, style)}\n  ${style('dim', status)}`;
+}
+
+/**
+ * One query as a line of the in-place view's compact form (when the blocks would not fit the
+ * terminal): its heading and either `status` (still running) or what its finished group holds.
+ */
+export function renderStatusLine(
+  id: RequestId,
+  query: string | undefined,
+  group: ResultGroup | undefined,
+  status: string,
+  options: Pick<RenderOptions, 'color'>,
+): string {
+  const style = styler(options.color);
+  const heading = headingOf(id, query, style);
+  if (group === undefined) return `${heading}  ${style('dim', status)}`;
+  if (group.error) return `${heading}  ${style('red', `Failed (${group.error.code})`)}`;
+  const n = group.results.length;
+  return `${heading}  ${n === 0 ? style('yellow', 'No results.') : style('green', `${n} ${plural(n, 'result', 'results')}`)}`;
+}
+
+/** The last line of the compact form: where the results went. */
+export function renderStatusFooter(options: Pick<RenderOptions, 'color'>): string {
+  return styler(options.color)('dim', 'The results print here once every query has finished.');
 }
 
 /** What follows the groups: the failure summary, related searches, the budget and the provider. */

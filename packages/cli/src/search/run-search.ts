@@ -1,4 +1,4 @@
-import type { ResultGroup } from '@openmates/contract';
+import { assignIds, type ResultGroup, WebSearchRequestSchema } from '@openmates/contract';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
@@ -38,18 +38,26 @@ function colorOf(io: CliIO): boolean {
   return colorEnabledFn ? colorEnabledFn(io.stdout, io.env) : false;
 }
 
-/** The request position of the item a group answers, by its id (caller ids, else ids 1…n). */
+/**
+ * The request position of the item a group answers, by its id: a server's group carries only that.
+ * Ids are the caller's, else assigned as the engine assigns them (skipping ids callers took).
+ */
 function idIndex(request: unknown, id: unknown): number | undefined {
   const items = (request as { requests?: unknown } | null)?.requests;
   if (!Array.isArray(items)) return undefined;
-  const explicit = items.findIndex((item) => (item as { id?: unknown } | null)?.id === id);
-  if (explicit >= 0) return explicit;
-  return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= items.length ? id - 1 : undefined;
+  const ids = assignIds(
+    items.map((item) => {
+      const given = (item as { id?: unknown } | null)?.id;
+      return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+    }),
+  );
+  const at = ids.map(String).indexOf(String(id));
+  return at >= 0 ? at : undefined;
 }
 
-/** A spinner on stderr while the search runs, only when stderr is a terminal. */
+/** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
 async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
-  if (!io.stderr.isTTY) return { stop() {} };
+  if (!io.stderr.isTTY || io.env.TERM === 'dumb') return { stop() {} };
   const { default: yoctoSpinner } = await import('yocto-spinner');
   const spinner = yoctoSpinner({
     text: `Searching ${count === 1 ? '1 query' : `${count} queries`}…`,
@@ -63,6 +71,7 @@ async function runOutcome(
   flags: SearchFlagValues,
   io: CliIO,
   live: (request: unknown) => LiveOptions,
+  spin: boolean,
 ): Promise<{
   outcome: SearchOutcome;
   request: unknown;
@@ -70,7 +79,7 @@ async function runOutcome(
   const request = await buildRequest(queries, flags, () => io.stdin);
   const rawUrl = flags['api-url'] ?? io.env.OPENMATES_API_URL?.trim();
   const apiUrl = rawUrl ? apiOrigin(rawUrl) : undefined;
-  const spinner = await startSpinner(io, queriesOf(request).length);
+  const spinner = spin ? await startSpinner(io, queriesOf(request).length) : { stop() {} };
   try {
     if (apiUrl === undefined) {
       const { searchInProcess } = await import('./in-process.ts');
@@ -85,6 +94,14 @@ async function runOutcome(
 }
 
 /**
+ * Whether human output is the in-place view (SPEC §8.4): stdout is a terminal that can move its
+ * cursor. `TERM=dumb` cannot, so it gets the piped form (each block as it finishes, no cursor codes).
+ */
+function isInPlace(flags: SearchFlagValues, io: CliIO): boolean {
+  return !flags.json && !flags.jsonl && io.stdout.isTTY === true && io.env.TERM !== 'dumb';
+}
+
+/**
  * `openmates search`: builds the request, runs it in process or through a server, prints the
  * outcome (JSON or text) and resolves to the exit code from the contract's table.
  */
@@ -94,14 +111,20 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
     await write(io.stderr, `${errorLine('--json and --jsonl cannot be combined: pick one', 'invalid_request')}\n`);
     return outcomeExitCode({ kind: 'error', body: { error: 'usage', code: 'invalid_request' } });
   }
-  let result: { outcome: SearchOutcome; request: unknown };
+  let result: { outcome: SearchOutcome; request: unknown } | undefined;
   // Ctrl-C aborts the provider calls still running; the search then ends as `aborted` (exit 130).
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort(new Error('Interrupted.'));
-  process.once('SIGINT', onInterrupt);
-  // Piped human output: each group's block the moment its query finishes (no cursor codes), then at
-  // the end any block that fitting changed since, and the footer. A terminal gets the whole answer.
-  const piped = !flags.json && !flags.jsonl && !io.stdout.isTTY;
+  // `on`, not `once`, until the search has ended: log-update's cursor restore (signal-exit) re-raises
+  // SIGINT and kills the process when it finds itself the only listener, before the outcome prints.
+  process.on('SIGINT', onInterrupt);
+  // Human output in a terminal: every query at once, each filled in as it finishes, then the whole
+  // answer in its place. Piped (or TERM=dumb): each group's block the moment its query finishes (no
+  // cursor codes), then at the end any block that fitting changed since, and the footer.
+  const inPlace = isInPlace(flags, io);
+  const piped = !flags.json && !flags.jsonl && !inPlace;
+  let view: import('./terminal-view.ts').TerminalView | undefined;
+  let startView: typeof import('./terminal-view.ts').startTerminalView | undefined;
   const printed = new Map<string, string>();
   let render: typeof import('./render-human.ts') | undefined;
   let pipedRequest: unknown;
@@ -114,6 +137,7 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
     io.stdout.write(`${block}\n\n`);
   };
   if (piped) render = await import('./render-human.ts');
+  if (inPlace) startView = (await import('./terminal-view.ts')).startTerminalView;
   if (!flags.json && !flags.jsonl) colorEnabledFn = (await import('../lib/style.ts')).colorEnabled;
   const live = (request: unknown): LiveOptions => {
     pipedRequest = request;
@@ -122,10 +146,19 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
     if (flags.jsonl)
       options.onGroup = (group) => io.stdout.write(`${JSON.stringify({ event: 'group', data: group })}\n`);
     else if (piped) options.onGroup = (group, index) => pipedGroup(group, index);
+    else if (startView) {
+      // Only a request that will run gets the view: a refused one prints its refusal without a flash of spinners.
+      const parsed = WebSearchRequestSchema.safeParse(request);
+      if (!parsed.success) return options;
+      const ids = assignIds(parsed.data.requests.map((item) => item.id));
+      const shown = startView(io.stdout, ids, humanOptions(io, queriesOf(request)));
+      view = shown;
+      options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
+    }
     return options;
   };
   try {
-    result = await runOutcome(queries, flags, io, live);
+    result = await runOutcome(queries, flags, io, live, !inPlace);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     result = {
@@ -134,6 +167,8 @@ export async function runSearch(queries: readonly string[], flags: SearchFlagVal
     };
   } finally {
     process.off('SIGINT', onInterrupt);
+    // Whatever happened (a bug included), the view ends and the cursor is shown before anything else prints.
+    view?.end(result?.outcome.kind === 'aborted' ? 'interrupted' : 'erase');
   }
   const { outcome, request } = result;
   if (outcome.kind === 'aborted') {
