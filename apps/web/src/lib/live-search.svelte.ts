@@ -1,18 +1,7 @@
 import type { ResultGroup } from '@openmates/contract';
 import type { WebSearchRequest } from '@openmates/sdk';
 import type { Outcome } from './outcome.ts';
-import { streamSearch } from './search-stream.ts';
-
-/** What the page's live region says when a group arrives: its query and what it came to. */
-export function groupAnnouncement(query: string, group: ResultGroup): string {
-  const n = group.results.length;
-  const what = group.error
-    ? `failed (${group.error.code})`
-    : n === 0
-      ? 'no results'
-      : `${n} ${n === 1 ? 'result' : 'results'}`;
-  return `‘${query.trim()}’: ${what}`;
-}
+import { groupAnnouncement, streamSearch } from './search-stream.ts';
 
 /**
  * One search streaming into the page: every query in request order, each filled in when its

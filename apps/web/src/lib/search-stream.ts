@@ -79,3 +79,14 @@ function streamError(body: ErrorResponse, requestId: string | null): Outcome {
   const status = body.code in ERROR_TABLE ? ERROR_TABLE[body.code].status : 500;
   return refusalOutcome(status, body, requestId);
 }
+
+/** What the page's live region says when a group arrives: its query and what it came to. */
+export function groupAnnouncement(query: string, group: ResultGroup): string {
+  const n = group.results.length;
+  const what = group.error
+    ? `failed (${group.error.code})`
+    : n === 0
+      ? 'no results'
+      : `${n} ${n === 1 ? 'result' : 'results'}`;
+  return `‘${query.trim()}’: ${what}`;
+}
