@@ -22,11 +22,20 @@ const BROKEN_OFF: Outcome = {
  */
 export async function streamSearch(
   request: WebSearchRequest,
-  { signal, onGroup }: { signal: AbortSignal; onGroup: (group: ResultGroup) => void },
+  {
+    signal,
+    onGroup,
+    endpoint = STREAM_PATH,
+  }: {
+    signal: AbortSignal;
+    onGroup: (group: ResultGroup) => void;
+    /** Where to post (default the page's own `STREAM_PATH`). */
+    endpoint?: string;
+  },
 ): Promise<Outcome> {
   let response: Response;
   try {
-    response = await fetch(STREAM_PATH, {
+    response = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(request),
