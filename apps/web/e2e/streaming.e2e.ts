@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type AppServer, startAppServer } from './app-server.ts';
-import { apiKey, hydrated, keyedUrl, openOptions, readGroups } from './helpers.ts';
+import { apiKey, hydrated, keyedUrl, openOptions, readGroups, saveScreenshot } from './helpers.ts';
 
 // This file's own server, so the tests can drive the Brave fixture's `hold` gate: a query whose
 // first word is `hold` is answered only when the test calls `release()`.
@@ -38,7 +38,7 @@ const announcements = (page: Page) => page.locator('[data-announcements] > *');
 
 test('a finished group is shown and announced while a slower query is still held, then the final answer replaces them', async ({
   page,
-}) => {
+}, testInfo) => {
   await page.goto(`${app.url}/`);
   await hydrated(page);
   await search(page, ['hold slow query', 'fast query']);
@@ -63,6 +63,7 @@ test('a finished group is shown and announced while a slower query is still held
   expect(new URL(page.url()).searchParams.getAll('q')).toEqual(['hold slow query', 'fast query']);
   expect(await seriousViolations(page)).toEqual([]);
   expect(app.fixture.heldAborted).toBe(0);
+  await saveScreenshot(page, testInfo, 'streaming-one-group-pending');
 
   app.fixture.release();
   await expect(page.locator('[data-results] [data-group-id]')).toHaveCount(2);
