@@ -181,6 +181,16 @@ test('the stream endpoint: refusals are the API ordinary JSON, an accepted searc
   expect(accepted.headers()['cache-control']).toBe('no-store');
   const events = [...(await accepted.text()).matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
   expect(events).toEqual(['group', 'group', 'done']);
+
+  // Another site cannot post a search here with the browser's cookie: a form-encodable body from a
+  // foreign origin is refused before it reaches the API (JSON from one needs a CORS preflight,
+  // which this origin never grants, and the key cookie is SameSite=Strict).
+  const crossSite = await request.post(endpoint, {
+    data: JSON.stringify({ requests: [{ query: 'csrf' }] }),
+    headers: { ...accept, 'content-type': 'text/plain', origin: 'http://evil.example' },
+  });
+  expect(crossSite.status()).toBe(403);
+  expect(app.fixture.requests.filter((r) => r.query.q === 'csrf')).toEqual([]);
 });
 
 test('the stream endpoint adds the key from the HttpOnly cookie, and only that key', async ({ request }) => {
