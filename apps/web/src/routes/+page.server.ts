@@ -1,18 +1,20 @@
-import { CONTRACT_FINGERPRINT, ERROR_TABLE, type Issue, type WebSearchResponse } from '@openmates/contract';
-import { APIConnectionError, APIError, AuthenticationError, BadRequestError, ProviderError } from '@openmates/sdk';
+import { assignIds, CONTRACT_FINGERPRINT, type RequestId, type WebSearchResponse } from '@openmates/contract';
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  ProviderError,
+  type WebSearchRequest,
+} from '@openmates/sdk';
 import { fail, redirect } from '@sveltejs/kit';
+import { type Outcome, refusalOutcome, UNREACHABLE } from '#lib/outcome.ts';
 import { formIntent, readSearchForm } from '#lib/search-form.ts';
 import { apiClient, apiOrigin, KEY_COOKIE, safeReturnPath } from '#lib/server/api-client.ts';
 import { formChoices } from '#lib/server/choices.ts';
 import { buildSnippets, type Snippets } from '#lib/server/snippets.ts';
 import type { Actions, PageServerLoad } from './$types';
 
-/** What a search came to, as the page renders it. */
-export type Outcome =
-  /** The API answered with groups (some or all may have failed: a 502 carries the same shape). */
-  | { kind: 'results'; response: WebSearchResponse }
-  /** The API refused the request (400 with issues, 429, 503, 500) or could not be reached. */
-  | { kind: 'error'; status: number; code: string; message: string; issues: Issue[]; requestId?: string };
+export type { Outcome } from '#lib/outcome.ts';
 
 /** The key prompt: shown when the API answers 401. */
 export type KeyPrompt = { state: 'none' } | { state: 'needed' } | { state: 'rejected' };
@@ -25,10 +27,14 @@ export const load: PageServerLoad = async (event) => {
   const intent = formIntent(url.searchParams, form);
   const key = cookies.get(KEY_COOKIE);
   const client = apiClient(apiOrigin(event), key, fetch);
+  // A client-side navigation (JavaScript) streams the search itself through `/search/stream`, so
+  // groups appear as they finish; a page served whole (no JavaScript, a reload, a shared link)
+  // searches here, as it always did.
+  const streamed = intent.kind === 'search' && event.isDataRequest;
 
   const [info, search] = await Promise.allSettled([
     client.apps.web.info(),
-    intent.kind === 'search' ? client.apps.web.search(intent.request) : Promise.resolve(undefined),
+    intent.kind === 'search' && !streamed ? client.apps.web.search(intent.request) : Promise.resolve(undefined),
   ]);
 
   const unauthorized = [info, search].some((r) => r.status === 'rejected' && r.reason instanceof AuthenticationError);
@@ -37,7 +43,7 @@ export const load: PageServerLoad = async (event) => {
   const needsKey = unauthorized || (key !== undefined && key !== '');
 
   let outcome: Outcome | undefined;
-  if (!unauthorized && intent.kind === 'search') {
+  if (!unauthorized && intent.kind === 'search' && !streamed) {
     outcome =
       search.status === 'fulfilled'
         ? { kind: 'results', response: search.value as WebSearchResponse }
@@ -54,6 +60,7 @@ export const load: PageServerLoad = async (event) => {
     }),
     searched: intent.kind === 'search' && !unauthorized,
     outcome,
+    stream: streamed && !unauthorized ? liveSearch(intent.request) : undefined,
     snippets,
     keyPrompt,
     hasKey: key !== undefined && key !== '' && !unauthorized,
@@ -66,41 +73,24 @@ export const load: PageServerLoad = async (event) => {
   };
 };
 
+/** A search the page streams: the request it posts, and each item's id as the API will number it. */
+export interface LiveSearchRequest {
+  request: WebSearchRequest;
+  /** `String(id)` per item, in request order: how a `group` event finds its place. */
+  ids: string[];
+}
+
+function liveSearch(request: WebSearchRequest): LiveSearchRequest {
+  const ids = assignIds(request.requests.map((item) => item.id as RequestId | undefined)).map(String);
+  return { request, ids };
+}
+
 /** Turns a thrown SDK error into what the page shows. Anything else is a bug and rethrown. */
 function describeFailure(error: unknown): Outcome {
   if (error instanceof ProviderError) return { kind: 'results', response: error.response as WebSearchResponse };
-  if (error instanceof APIError) {
-    const code = error.code ?? (error instanceof BadRequestError ? 'invalid_request' : 'internal_error');
-    return {
-      kind: 'error',
-      status: error.status,
-      code,
-      message: bodyMessage(error, code),
-      issues: [...error.issues],
-      ...(error.requestId ? { requestId: error.requestId } : {}),
-    };
-  }
-  if (error instanceof APIConnectionError)
-    return {
-      kind: 'error',
-      status: 0,
-      code: 'connection_error',
-      message: 'The search API could not be reached from this page’s server.',
-      issues: [],
-    };
+  if (error instanceof APIError) return refusalOutcome(error.status, error.body, error.requestId);
+  if (error instanceof APIConnectionError) return UNREACHABLE;
   throw error;
-}
-
-/**
- * The API's own safe message from the body; for a body that is not the contract's (a proxy's error
- * page), the contract's message for the code, never that body's text.
- */
-function bodyMessage(error: APIError, code: string): string {
-  const body = error.body as { error?: unknown; code?: unknown } | undefined;
-  if (typeof body?.error === 'string' && typeof body.code === 'string') return body.error;
-  return code in ERROR_TABLE
-    ? ERROR_TABLE[code as keyof typeof ERROR_TABLE].message
-    : `The API answered HTTP ${error.status}.`;
 }
 
 export const actions: Actions = {
