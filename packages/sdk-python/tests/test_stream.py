@@ -39,8 +39,9 @@ _environment = mock.patch.dict(os.environ, clean_env(), clear=True)
 def setUpModule() -> None:
     _environment.start()
     configs: Dict[str, Dict[str, str]] = {
-        # Keep-alive comments every 20 ms: a held query's stream carries many of them.
-        "plain": {"OPENMATES_STREAM_KEEPALIVE_MS": "20"},
+        # Keep-alive comments every 20 ms: a held query's stream carries many of them. A provider
+        # timeout longer than any causal wait: only the client leaving can abort a held call in time.
+        "plain": {"OPENMATES_STREAM_KEEPALIVE_MS": "20", "OPENMATES_PROVIDER_TIMEOUT_MS": "120000"},
         "keyed": {"OPENMATES_API_KEYS": KEY},
         "limited": {"OPENMATES_RATE_LIMIT_PER_MIN": "1"},
         # The local index under a regular file cannot be opened: the stream ends with an error event.
@@ -402,6 +403,12 @@ class AsyncStreamTest(StreamTestCase, unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(asyncio.CancelledError):
             await task
         self.assertEqual(await asyncio.to_thread(server.wait_for_aborted, 2), 2)
+
+        # Breaking out of an `async for` over a stream nothing else holds closes it too.
+        async for event in self.client().apps.web.search_stream(HELD):
+            self.assertEqual(group_id(event), "fast")
+            break
+        self.assertEqual(await asyncio.to_thread(server.wait_for_aborted, 3), 3)
 
 
 if __name__ == "__main__":
