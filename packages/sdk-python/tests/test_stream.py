@@ -7,6 +7,7 @@ releases it; nothing sleeps."""
 import asyncio
 import json
 import os
+import ssl
 import threading
 import unittest
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,7 @@ from openmates import (
 )
 from openmates.types import RequestId, SearchStreamEvent, WebSearchRequestItem
 
-from .support import WAIT, Server, Tap, answering_server, clean_env, dropping_server
+from .support import WAIT, Proxy, Server, Tap, TlsFront, answering_server, clean_env, dropping_server
 
 KEY = "py-stream-test-key-8d2e4a6c1f0b"
 
@@ -276,6 +277,24 @@ class SyncStreamTest(StreamTestCase):
         # The loop held the only reference: leaving it closed the connection.
         self.assertEqual(server.wait_for_aborted(1), 1)
 
+    def test_https_through_a_connect_tunnel_streams_and_closing_still_aborts(self) -> None:
+        server = _servers["plain"]
+        front, proxy = TlsFront(port_of(server.url)), Proxy()
+        try:
+            trusted = ssl.create_default_context(cafile=front.ca_file)
+            with mock.patch.dict(os.environ, {**clean_env(), "HTTPS_PROXY": proxy.url}, clear=True):
+                client = OpenMates(base_url=front.url, ssl_context=trusted, _sleep=no_retry_sleep)
+            batch: List[WebSearchRequestItem] = [{"query": "rust"}, {"query": "css grid"}]
+            self.assertEqual(len(client.apps.web.search_stream(batch).final_response()["results"]), 2)
+            with client.apps.web.search_stream(HELD) as stream:
+                self.assertEqual(group_id(next(stream)), "fast")
+                server.wait_for_held(1)
+            self.assertEqual(server.wait_for_aborted(1), 1)
+        finally:
+            front.close()
+            proxy.close()
+        self.assertTrue(all(line.startswith("CONNECT ") for line, _ in proxy.requests), proxy.requests)
+
     def test_a_server_that_answers_json_gives_one_done_event(self) -> None:
         document: Dict[str, Any] = {"results": [{"id": 1, "results": []}], "provider": "Brave Search"}
         server = answering_server(200, json.dumps(document).encode("utf-8"), ("Content-Type: application/json",))
@@ -377,6 +396,24 @@ class AsyncStreamTest(StreamTestCase, unittest.IsolatedAsyncioTestCase):
             self.assertEqual(await asyncio.to_thread(server.wait_for_aborted, 1), 1)
         finally:
             tap.close()
+
+    async def test_https_with_ssl_context_streams_and_closing_still_aborts(self) -> None:
+        server = _servers["plain"]
+        front = TlsFront(port_of(server.url))
+        try:
+            client = AsyncOpenMates(
+                base_url=front.url,
+                ssl_context=ssl.create_default_context(cafile=front.ca_file),
+                _sleep=no_retry_async_sleep,
+            )
+            batch: List[WebSearchRequestItem] = [{"query": "rust"}, {"query": "css grid"}]
+            self.assertEqual(len((await client.apps.web.search_stream(batch).final_response())["results"]), 2)
+            async with client.apps.web.search_stream(HELD) as stream:
+                self.assertEqual(group_id(await stream.__anext__()), "fast")
+                await asyncio.to_thread(server.wait_for_held, 1)
+            self.assertEqual(await asyncio.to_thread(server.wait_for_aborted, 1), 1)
+        finally:
+            front.close()
 
     async def test_leaving_an_async_with_block_early_aborts_the_provider_call(self) -> None:
         server = _servers["plain"]
