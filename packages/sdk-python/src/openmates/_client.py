@@ -104,6 +104,7 @@ class OpenMates(ClientCore):
         return SearchStream(lambda: self._retrying(call, attempt))
 
     def _retrying(self, call: Call, attempt: Callable[[], T]) -> T:
+        """Runs `attempt` until it succeeds, waiting between attempts while `call` allows another."""
         retry = 0
         while True:
             try:
@@ -204,6 +205,7 @@ class AsyncOpenMates(ClientCore):
         return AsyncSearchStream(lambda: self._retrying(call, attempt))
 
     async def _retrying(self, call: Call, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Awaits `attempt` until it succeeds, waiting between attempts while `call` allows another."""
         retry = 0
         while True:
             try:
