@@ -16,6 +16,7 @@ export const SURFACES = [
   'cluster',
   'stream',
   'sdk-stream',
+  'pip-stream',
 ] as const;
 export type Surface = (typeof SURFACES)[number];
 
@@ -24,13 +25,20 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
 
 /**
  * Columns that run another surface's cases: `cluster` is REST through a proxy in front of several
- * replicas, so it runs every case REST runs; `stream` (REST's event stream) and `sdk-stream` (the
- * npm SDK's `searchStream`) send typed requests, so they run every case the SDK runs.
+ * replicas, so it runs every case REST runs. The other clients send typed requests as the npm SDK
+ * does, so they run every case the SDK runs (each driver's `supports` still says what it can
+ * express): the pip SDK, MCP over stdio and over HTTP, and the event stream (`stream`, REST's
+ * `text/event-stream` answer; `sdk-stream` and `pip-stream`, the SDKs' `searchStream` /
+ * `search_stream`).
  */
 export const CASES_OF: Partial<Record<Surface, Surface>> = {
   cluster: 'rest',
+  pip: 'sdk',
+  mcp: 'sdk',
+  'mcp-http': 'sdk',
   stream: 'sdk',
   'sdk-stream': 'sdk',
+  'pip-stream': 'sdk',
 };
 
 /** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
@@ -51,7 +59,7 @@ export interface ParityCase {
   provider?: CaseProvider;
   /** Extra engine settings (environment variables) for this case. */
   env?: Record<string, string>;
-  /** The surfaces that can express the case; every surface when absent. */
+  /** The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs); every surface when absent. */
   surfaces?: readonly Surface[];
   /** Columns left out although they run a listed surface's cases (`CASES_OF`), with the reason beside it. */
   except?: readonly Surface[];

@@ -19,7 +19,7 @@ import { createClusterDriver } from './drivers/cluster-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
-import { createPipDriver } from './drivers/pip-driver.ts';
+import { createPipDriver, createPipStreamDriver } from './drivers/pip-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
 import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createSdkStreamDriver, createStreamDriver } from './drivers/stream-driver.ts';
@@ -46,6 +46,7 @@ const drivers: SurfaceDriver[] = [
   createClusterDriver(),
   createStreamDriver(),
   createSdkStreamDriver(),
+  createPipStreamDriver(),
 ];
 const runs: CaseRun[] = [];
 let brave: BraveFixture;

@@ -141,7 +141,8 @@ export function buildMatrix(runs: readonly CaseRun[]): Matrix {
 /** Renders the matrix as a fixed-width table: `ok 5/5`, `FAIL 3/5`, or `-` where no case ran. */
 export function renderMatrix(matrix: Matrix, surfaces: readonly Surface[]): string {
   const width = Math.max(...ASSERTION_IDS.map((id) => id.length));
-  const col = 10;
+  // Wide enough for the longest column name and a count such as `FAIL 12/13`, with a space after.
+  const col = Math.max(11, ...surfaces.map((s) => s.length + 1));
   const header = `${'assertion'.padEnd(width)}  ${surfaces.map((s) => s.padEnd(col)).join('')}`;
   const lines = ASSERTION_IDS.map((id) => {
     const cells = surfaces.map((surface) => {

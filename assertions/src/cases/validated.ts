@@ -88,7 +88,7 @@ export const validatedCases: ParityCase[] = [
     assertion,
     description: 'Brave accepts at most 50 words per query; the engine refuses 51 before calling it.',
     request: { requests: [{ query: Array.from({ length: 51 }, (_, i) => `w${i}`).join(' ') }] },
-    surfaces: ['core', 'rest', 'trpc', 'sdk', 'pip', 'cli', 'web', 'mcp', 'mcp-http'],
+    surfaces: ['core', 'rest', 'trpc', 'sdk', 'cli', 'web'],
     expect: invalid(['requests[0].query']),
   },
   {

@@ -6,12 +6,16 @@ import { type InstalledWheel, installedWheel } from '@openmates/sdk-python/wheel
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
+import { checkGroups } from './stream-driver.ts';
 
 const RUNNER = fileURLToPath(new URL('./pip_runner.py', import.meta.url));
 
 /** What pip_runner.py prints for one case: what the SDK returned, or what it raised. */
 interface RunnerAnswer {
   response?: unknown;
+  /** With `stream`: the ids of the `group` events, as they arrived, and every event's type. */
+  groups?: unknown[];
+  events?: string[];
   error?: {
     class: string;
     message: string;
@@ -57,9 +61,9 @@ class PipRunner {
       throw new Error(`pip runner did not import the installed wheel: ${JSON.stringify(line)}`);
   }
 
-  async ask(baseUrl: string, request: unknown): Promise<RunnerAnswer> {
+  async ask(baseUrl: string, request: unknown, stream: boolean): Promise<RunnerAnswer> {
     const answer = this.#next();
-    this.#child.stdin.write(`${JSON.stringify({ base_url: baseUrl, request })}\n`);
+    this.#child.stdin.write(`${JSON.stringify({ base_url: baseUrl, request, ...(stream ? { stream } : {}) })}\n`);
     const line = await answer;
     if ('exited' in line) throw new Error(String(line.exited));
     return line as RunnerAnswer;
@@ -70,11 +74,17 @@ class PipRunner {
   }
 }
 
-/** The pip SDK, installed from its wheel into a fresh venv, against a real server on loopback. */
-export function createPipDriver(): SurfaceDriver {
+/**
+ * The pip SDK, installed from its wheel into a fresh venv, against a real server on loopback:
+ * `client.apps.web.search` (`pip`), or `search_stream` (`pip-stream`), whose document is
+ * `final_response()`'s WebSearchResponse or error, and whose `group` events must have been one per
+ * query of `done`, exactly as the npm SDK's `sdk-stream` column checks.
+ */
+function createPipColumn(surface: 'pip' | 'pip-stream'): SurfaceDriver {
+  const stream = surface === 'pip-stream';
   let runner: PipRunner | undefined;
   return {
-    surface: 'pip',
+    surface,
     // The SDK sends typed requests only: it cannot express a raw transport body.
     supports: (testCase) => testCase.http === undefined,
     async setup() {
@@ -83,20 +93,21 @@ export function createPipDriver(): SurfaceDriver {
       await runner.ready(wheel);
     },
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
-      if (!runner) throw new Error('the pip driver was not set up');
+      if (!runner) throw new Error(`the ${surface} driver was not set up`);
       const server = await startCaseServer(environment.env);
       try {
-        const answer = await runner.ask(server.url, testCase.request);
+        const answer = await runner.ask(server.url, testCase.request, stream);
         const transcript = JSON.stringify(answer) + server.logs.join('');
-        if (answer.response !== undefined) {
-          const response = WebSearchResponseSchema.parse(answer.response);
-          return { outcome: outcomeOfResponse(response), transcript, document: answer.response };
+        const done = answer.response ?? (answer.error?.class === 'ProviderError' ? answer.error.response : undefined);
+        if (done !== undefined) {
+          const response = WebSearchResponseSchema.parse(done);
+          if (stream) {
+            checkGroups(surface, answer.groups ?? [], response);
+            if (answer.events?.at(-1) !== 'done') throw new Error(`${surface}: the stream did not end with done`);
+          }
+          return { outcome: outcomeOfResponse(response), transcript, document: done };
         }
         const error = answer.error;
-        if (error?.class === 'ProviderError') {
-          const response = WebSearchResponseSchema.parse(error.response);
-          return { outcome: outcomeOfResponse(response), transcript, document: error.response };
-        }
         if (error?.code === undefined || error.code === null)
           throw new Error(`pip SDK raised ${error?.class}: ${error?.message}`);
         // The outcome is what the SDK's error exposes (`code`, `issues`); the body must still be an ErrorResponse.
@@ -115,3 +126,9 @@ export function createPipDriver(): SurfaceDriver {
     },
   };
 }
+
+/** The pip SDK's `client.apps.web.search`. */
+export const createPipDriver = (): SurfaceDriver => createPipColumn('pip');
+
+/** The pip SDK's `client.apps.web.search_stream`. */
+export const createPipStreamDriver = (): SurfaceDriver => createPipColumn('pip-stream');

@@ -1,7 +1,13 @@
-import { ErrorResponseSchema, PATHS, SearchStreamEventSchema, WebSearchResponseSchema } from '@openmates/contract';
+import {
+  ErrorResponseSchema,
+  PATHS,
+  SearchStreamEventSchema,
+  type WebSearchResponse,
+  WebSearchResponseSchema,
+} from '@openmates/contract';
 import { APIError, OpenMates, ProviderError } from '@openmates/sdk';
 import { createParser } from 'eventsource-parser';
-import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
 
@@ -61,6 +67,12 @@ async function sdkStream(url: string, testCase: ParityCase): Promise<Streamed> {
   }
 }
 
+/** Throws unless the `group` events before `done` were exactly one per query of its response. */
+export function checkGroups(surface: Surface, groups: readonly unknown[], done: WebSearchResponse): void {
+  if (JSON.stringify([...groups].map(String).sort()) !== JSON.stringify(done.results.map((g) => String(g.id)).sort()))
+    throw new Error(`${surface}: group events ${JSON.stringify(groups)} are not one per query of done`);
+}
+
 /**
  * The event stream (SPEC §8.4) as a column: `stream` reads REST's `text/event-stream` answer off the
  * wire, `sdk-stream` the npm SDK's `searchStream`. Each runs every case the SDK can express (typed
@@ -77,12 +89,7 @@ function createStreamColumn(surface: 'stream' | 'sdk-stream', read: typeof restS
       try {
         const streamed = await read(server.url, testCase);
         const done = WebSearchResponseSchema.safeParse(streamed.document);
-        if (
-          done.success &&
-          JSON.stringify([...streamed.groups].map(String).sort()) !==
-            JSON.stringify(done.data.results.map((g) => String(g.id)).sort())
-        )
-          throw new Error(`${surface}: group events ${JSON.stringify(streamed.groups)} are not one per query of done`);
+        if (done.success) checkGroups(surface, streamed.groups, done.data);
         const outcome = done.success
           ? outcomeOfResponse(done.data)
           : outcomeOfError(ErrorResponseSchema.parse(streamed.document));

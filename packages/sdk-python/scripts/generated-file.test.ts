@@ -20,4 +20,12 @@ describe('the pip SDK’s generated module', () => {
     expect(text).toContain(`SEARCH_PATH: Final = "${PATHS.search}"`);
     for (const code of ERROR_CODES) expect(text).toContain(`    "${code}": `);
   });
+
+  it('carries the search stream’s typed events and their names (SPEC §8.4)', () => {
+    const text = readFileSync(GENERATED_PATH, 'utf8');
+    expect(text).toContain(
+      'SearchStreamEvent = Union[SearchStreamGroupEvent, SearchStreamDoneEvent, SearchStreamErrorEvent]',
+    );
+    expect(text).toContain('SEARCH_STREAM_EVENTS: Tuple[SearchStreamEventName, ...] = ("group", "done", "error")');
+  });
 });

@@ -246,6 +246,8 @@ export function generatedPython(): string {
   );
   const statuses = Object.entries(ERROR_TABLE).map(([code, row]) => `    ${JSON.stringify(code)}: ${row.status},`);
   const assertionIds = catalogue.assertions.map((a) => a.id);
+  const streamEvents = Object.keys(document.components.schemas.SearchStreamEvent?.discriminator?.mapping ?? {});
+  if (streamEvents.length === 0) throw new Error('contract/openapi.json has no SearchStreamEvent discriminator');
 
   const imports = 'from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union';
 
@@ -267,6 +269,13 @@ export function generatedPython(): string {
       tuple(assertionIds),
       'Every assertion id, in catalogue order.',
       'Tuple[AssertionId, ...]',
+    ),
+    `SearchStreamEventName = ${literal(streamEvents)}\n${docstring('The `event` of each SearchStreamEvent (its discriminator).', '')}`,
+    constant(
+      'SEARCH_STREAM_EVENTS',
+      tuple(streamEvents),
+      'Every event type of the search stream (SPEC §8.4), in the order the contract declares them; a stream carries no other.',
+      'Tuple[SearchStreamEventName, ...]',
     ),
     `Country = ${literal(COUNTRIES)}\n${docstring('The countries `country` accepts (case-insensitive; an unknown string falls back to `US`).', '')}`,
     `Safesearch = ${literal(SAFESEARCH_LEVELS)}\n${docstring('The levels `safesearch` accepts (case-insensitive; an unknown string falls back to `moderate`).', '')}`,

@@ -52,9 +52,22 @@ async function pipIndexEnv(): Promise<Record<string, string>> {
   }
 }
 
+/** Installs under way or done in this process, by source hash: two columns (pip, pip-stream) set up at once share one. */
+const installs = new Map<string, Promise<InstalledWheel>>();
+
 /** The wheel of the package as it is now, installed in its own fresh venv (built once per source hash). */
-export async function installedWheel(): Promise<InstalledWheel> {
-  const dir = join(CACHE_DIR, sourceHash());
+export function installedWheel(): Promise<InstalledWheel> {
+  const hash = sourceHash();
+  let install = installs.get(hash);
+  if (!install) {
+    install = installInto(hash);
+    installs.set(hash, install);
+  }
+  return install;
+}
+
+async function installInto(hash: string): Promise<InstalledWheel> {
+  const dir = join(CACHE_DIR, hash);
   const venv = join(dir, 'venv');
   const python = join(venv, 'bin', 'python');
   const ready = join(dir, 'ready');

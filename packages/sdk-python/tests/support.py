@@ -4,6 +4,8 @@ drop a connection), a forward/CONNECT proxy and a TLS front. All bind 127.0.0.1 
 
 import json
 import os
+import queue
+import re
 import shutil
 import socket
 import ssl
@@ -59,6 +61,43 @@ class Server:
         started = cast(Dict[str, str], json.loads(first))
         self.url = started["url"]
         self.canary = started["canary"]
+        self._answers: "queue.Queue[Dict[str, object]]" = queue.Queue()
+        self._commands = threading.Lock()
+        threading.Thread(target=self._read_answers, args=(self._process.stdout,), daemon=True).start()
+
+    def _read_answers(self, stream: Optional[IO[bytes]]) -> None:
+        for raw in cast(IO[bytes], stream):
+            self._answers.put(cast(Dict[str, object], json.loads(raw)))
+
+    def _command(self, op: str, n: int = 1) -> Dict[str, object]:
+        """Runs one command of the Brave fixture's `hold` gate in tests/serve.ts and returns its answer."""
+        with self._commands:
+            stdin = cast(IO[bytes], self._process.stdin)
+            stdin.write((json.dumps({"op": op, "n": n}) + "\n").encode("utf-8"))
+            stdin.flush()
+            try:
+                answer = self._answers.get(timeout=WAIT)
+            except queue.Empty:
+                raise AssertionError(f"the fixture did not answer {op} {n} within {WAIT} s") from None
+        if answer.get("ok") is not True:
+            raise AssertionError(f"the fixture refused {op}: {answer}")
+        return answer
+
+    def wait_for_held(self, n: int) -> None:
+        """Blocks until `n` calls of the `hold` scenario are held at the fixture, waiting for `release()`."""
+        self._command("held", n)
+
+    def release(self) -> None:
+        """Lets every call held at that moment answer (not sticky: a call held later waits again)."""
+        self._command("release")
+
+    def wait_for_aborted(self, n: int) -> int:
+        """Blocks until `n` held calls were given up by their client (the server aborted them); returns the count."""
+        return cast(int, self._command("aborted", n)["aborted"])
+
+    def reset_fixture(self) -> None:
+        """Forgets the fixture's recorded calls and its count of aborted held calls."""
+        self._command("reset")
 
     def _read_log(self, stream: Optional[IO[bytes]]) -> None:
         for raw in cast(IO[bytes], stream):
@@ -306,6 +345,57 @@ class Proxy(SocketServer):
         kept = [h for h in lines[1:] if not h.lower().startswith("proxy-")]
         forwarded = "\r\n".join([f"{method} /{path} {version}", *kept]).encode("latin-1") + b"\r\n\r\n" + rest
         _relay(connection, upstream, forwarded, self._record_answer)
+
+
+class Tap(SocketServer):
+    """A TCP relay on 127.0.0.1 to `port` that records every byte the server sends back as it passes,
+    so a test can wait for what the client has been sent. With `cut_after_first_event`, it closes both
+    connections right after passing on the first complete SSE event: a stream that breaks off."""
+
+    def __init__(self, port: int, *, cut_after_first_event: bool = False) -> None:
+        self._upstream_port = port
+        self._cut = cut_after_first_event
+        self._sent = b""
+        self._changed = threading.Condition()
+        super().__init__(self._handle)
+
+    def count(self, needle: bytes) -> int:
+        """How often `needle` occurs in what the server sent so far."""
+        with self._changed:
+            return self._sent.count(needle)
+
+    def wait_for(self, needle: bytes, times: int) -> None:
+        """Blocks until the server has sent `needle` at least `times` times (passed on to the client)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._sent.count(needle) >= times, WAIT):
+                raise AssertionError(f"the server never sent {needle!r} {times} times")
+
+    def _handle(self, connection: socket.socket) -> None:
+        with socket.create_connection(("127.0.0.1", self._upstream_port)) as upstream:
+            threading.Thread(target=_pipe, args=(connection, upstream), daemon=True).start()
+            try:
+                while True:
+                    chunk = upstream.recv(65536)
+                    if not chunk:
+                        break
+                    connection.sendall(chunk)
+                    with self._changed:
+                        self._sent += chunk
+                        self._changed.notify_all()
+                        cut = self._cut and _FIRST_EVENT.search(self._sent) is not None
+                    if cut:
+                        break
+            except OSError:
+                pass
+            for sock in (connection, upstream):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+# An event as the server writes it, one chunk of the chunked body: the first of them ends the cut.
+_FIRST_EVENT = re.compile(rb"event: \w+\ndata: [^\n]*\n\n")
 
 
 def _headers(lines: List[str]) -> Dict[str, str]:

@@ -4,6 +4,10 @@
 
     client = OpenMates()  # OPENMATES_API_URL / OPENMATES_API_KEY, else http://127.0.0.1:8787
     response = client.apps.web.search(requests=[{"query": "fetch abort", "count": 3}])
+
+    with client.apps.web.search_stream([{"query": "a"}, {"query": "b"}]) as stream:
+        for event in stream:  # each group as its query finishes, then done
+            ...
 """
 
 from ._client import AsyncOpenMates, OpenMates
@@ -25,11 +29,14 @@ from ._exceptions import (
     UnsupportedMediaTypeError,
 )
 from ._generated import API_VERSION, ASSERTION_IDS, CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, SEARCH_PATH
+from ._streaming import AsyncSearchStream, SearchStream
 from ._version import __version__
 
 __all__ = [
     "OpenMates",
     "AsyncOpenMates",
+    "SearchStream",
+    "AsyncSearchStream",
     "OpenMatesError",
     "APIError",
     "BadRequestError",

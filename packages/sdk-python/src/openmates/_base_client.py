@@ -16,7 +16,7 @@ import urllib.request
 from email.utils import parsedate_to_datetime
 from typing import Dict, Mapping, NamedTuple, Optional, Tuple, cast
 
-from ._exceptions import APIError, OpenMatesError, make_status_error
+from ._exceptions import APIConnectionError, APIError, APITimeoutError, OpenMatesError, make_status_error
 from ._generated import DEFAULT_BASE_URL
 from ._version import __version__
 
@@ -24,6 +24,10 @@ DEFAULT_TIMEOUT = 60.0
 """Seconds one attempt may take, reading the body included: longer than any server deadline."""
 DEFAULT_MAX_RETRIES = 2
 """Further attempts after a 429, a 503 or a connection failure."""
+
+JSON = "application/json"
+EVENT_STREAM_OR_JSON = "text/event-stream, application/json;q=0.5"
+"""The `Accept` of `search_stream`: the event stream, else the JSON answer (a refusal is JSON anyway)."""
 
 _INITIAL_DELAY = 0.5
 _MAX_BACKOFF = 8.0
@@ -65,6 +69,28 @@ class PreparedRequest(NamedTuple):
     headers: Dict[str, str]
     body: Optional[bytes]
     proxy: Optional[Proxy]
+
+
+class Call(NamedTuple):
+    """One API call: the request, the timeout of each attempt and how many more attempts it may take."""
+
+    request: PreparedRequest
+    timeout: float
+    max_retries: int
+
+    def wait_before_retry(self, failure: OpenMatesError, retry: int) -> float:
+        """The wait before attempt `retry + 2` after `failure`; raises `failure` when there is none to
+        make: it is not retried (a timeout, a 400-class answer, a 500 or 502) or the retries are spent."""
+        headers: Optional[Mapping[str, str]] = None
+        if isinstance(failure, APITimeoutError) or not isinstance(failure, (APIConnectionError, APIError)):
+            raise failure
+        if isinstance(failure, APIError):
+            if not is_retryable(failure):
+                raise failure
+            headers = failure.headers
+        if retry >= self.max_retries:
+            raise failure
+        return retry_delay(headers, retry)
 
 
 class RawResponse(NamedTuple):
@@ -155,6 +181,7 @@ class ClientCore:
         self.timeout = check_timeout(timeout)
         self.max_retries = check_retries(max_retries)
         self._proxy = proxy_for(self._endpoint)
+        self._closed = False
 
     @property
     def api_key(self) -> Optional[str]:
@@ -168,17 +195,36 @@ class ClientCore:
             f"timeout={self.timeout!r}, max_retries={self.max_retries!r})"
         )
 
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object,
+        timeout: Optional[float],
+        max_retries: Optional[int],
+        extra_headers: Optional[Mapping[str, str]],
+        accept: str = JSON,
+    ) -> "Call":
+        """One API call ready to send, with its per-attempt timeout and retries: what `request` and
+        `search_stream` of both clients share. Raises when the client is closed or an option is bad."""
+        if self._closed:
+            raise OpenMatesError("This client is closed.")
+        attempt_timeout, retries = self._per_call(timeout, max_retries)
+        return Call(self._prepare(method, path, body, extra_headers, accept), attempt_timeout, retries)
+
     def _prepare(
         self,
         method: str,
         path: str,
         body: object = None,
         extra_headers: Optional[Mapping[str, str]] = None,
+        accept: str = JSON,
     ) -> PreparedRequest:
         headers: Dict[str, str] = {
             "Host": self._host_header(),
             "User-Agent": USER_AGENT,
-            "Accept": "application/json",
+            "Accept": accept,
             "Connection": "close",
         }
         data: Optional[bytes] = None
@@ -212,6 +258,11 @@ class ClientCore:
             check_timeout(timeout) if timeout is not None else self.timeout,
             check_retries(max_retries) if max_retries is not None else self.max_retries,
         )
+
+
+def is_event_stream(headers: Mapping[str, str]) -> bool:
+    """True when an answer's `Content-Type` (headers keyed in lower case) is `text/event-stream`."""
+    return headers.get("content-type", "").split(";", 1)[0].strip().lower() == "text/event-stream"
 
 
 def parse_answer(raw: RawResponse) -> object:

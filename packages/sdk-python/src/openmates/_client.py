@@ -1,22 +1,21 @@
-"""`OpenMates` and `AsyncOpenMates`: the same surface over a blocking and an asyncio transport."""
+"""`OpenMates` and `AsyncOpenMates`: the same surface over a blocking and an asyncio transport.
+
+Each builds a call once (`ClientCore._call`: settings, headers, body) and only runs the attempts and
+the waits between them (`Call.wait_before_retry` decides) over its own transport."""
 
 import asyncio
 import ssl
 import time
 from types import TracebackType
-from typing import Awaitable, Callable, Mapping, Optional, Type
+from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar, Union
 
 from . import _http_async, _http_sync
-from ._base_client import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    ClientCore,
-    is_retryable,
-    parse_answer,
-    retry_delay,
-)
-from ._exceptions import APIConnectionError, APIError, APITimeoutError, OpenMatesError
+from ._base_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, EVENT_STREAM_OR_JSON, Call, ClientCore, parse_answer
+from ._exceptions import OpenMatesError
+from ._streaming import AsyncSearchStream, SearchStream
 from .resources.web import Apps, AsyncApps
+
+T = TypeVar("T")
 
 __all__ = ["OpenMates", "AsyncOpenMates"]
 
@@ -55,7 +54,6 @@ class OpenMates(ClientCore):
         self._ssl_context = ssl_context
         # Tests pass a recorder to see the waits between attempts without waiting.
         self._sleep = _sleep or time.sleep
-        self._closed = False
         self.apps = Apps(self)
 
     def request(
@@ -70,26 +68,50 @@ class OpenMates(ClientCore):
     ) -> object:
         """Sends one API call, retrying 429, 503 and connection failures, and returns the parsed JSON
         of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
-        if self._closed:
-            raise OpenMatesError("This client is closed.")
-        attempt_timeout, retries = self._per_call(timeout, max_retries)
-        prepared = self._prepare(method, path, body, extra_headers)
+        call = self._call(
+            method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+        )
+        return self._retrying(
+            call, lambda: parse_answer(_http_sync.send(call.request, call.timeout, self._ssl_context))
+        )
+
+    def request_stream(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> SearchStream:
+        """The same call asking for an event stream, sent when the stream is first read. Retried as
+        `request` is, but only until the server answers 2xx: never once the stream began."""
+        call = self._call(
+            method,
+            path,
+            body=body,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            accept=EVENT_STREAM_OR_JSON,
+        )
+
+        def attempt() -> Union[object, _http_sync.StreamBody]:
+            answer = _http_sync.open_stream(call.request, call.timeout, self._ssl_context)
+            return answer if isinstance(answer, _http_sync.StreamBody) else parse_answer(answer)
+
+        return SearchStream(lambda: self._retrying(call, attempt))
+
+    def _retrying(self, call: Call, attempt: Callable[[], T]) -> T:
+        """Runs `attempt` until it succeeds, waiting between attempts while `call` allows another."""
         retry = 0
         while True:
-            headers: Optional[Mapping[str, str]] = None
             try:
-                return parse_answer(_http_sync.send(prepared, attempt_timeout, self._ssl_context))
-            except APITimeoutError:
-                raise
-            except APIConnectionError as error:
-                failure: OpenMatesError = error
-            except APIError as error:
-                if not is_retryable(error):
-                    raise
-                failure, headers = error, error.headers
-            if retry >= retries:
-                raise failure
-            self._sleep(retry_delay(headers, retry))
+                return attempt()
+            except OpenMatesError as failure:
+                wait = call.wait_before_retry(failure, retry)
+            self._sleep(wait)
             retry += 1
 
     def close(self) -> None:
@@ -131,7 +153,6 @@ class AsyncOpenMates(ClientCore):
         super().__init__(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
         self._ssl_context = ssl_context
         self._sleep = _sleep or asyncio.sleep
-        self._closed = False
         self.apps = AsyncApps(self)
 
     async def request(
@@ -146,26 +167,52 @@ class AsyncOpenMates(ClientCore):
     ) -> object:
         """Sends one API call, retrying 429, 503 and connection failures, and returns the parsed JSON
         of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
-        if self._closed:
-            raise OpenMatesError("This client is closed.")
-        attempt_timeout, retries = self._per_call(timeout, max_retries)
-        prepared = self._prepare(method, path, body, extra_headers)
+        call = self._call(
+            method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+        )
+
+        async def attempt() -> object:
+            return parse_answer(await _http_async.send(call.request, call.timeout, self._ssl_context))
+
+        return await self._retrying(call, attempt)
+
+    def request_stream(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> AsyncSearchStream:
+        """The same call asking for an event stream, sent when the stream is first read. Retried as
+        `request` is, but only until the server answers 2xx: never once the stream began."""
+        call = self._call(
+            method,
+            path,
+            body=body,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            accept=EVENT_STREAM_OR_JSON,
+        )
+
+        async def attempt() -> Union[object, _http_async.StreamBody]:
+            answer = await _http_async.open_stream(call.request, call.timeout, self._ssl_context)
+            return answer if isinstance(answer, _http_async.StreamBody) else parse_answer(answer)
+
+        return AsyncSearchStream(lambda: self._retrying(call, attempt))
+
+    async def _retrying(self, call: Call, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Awaits `attempt` until it succeeds, waiting between attempts while `call` allows another."""
         retry = 0
         while True:
-            headers: Optional[Mapping[str, str]] = None
             try:
-                return parse_answer(await _http_async.send(prepared, attempt_timeout, self._ssl_context))
-            except APITimeoutError:
-                raise
-            except APIConnectionError as error:
-                failure: OpenMatesError = error
-            except APIError as error:
-                if not is_retryable(error):
-                    raise
-                failure, headers = error, error.headers
-            if retry >= retries:
-                raise failure
-            await self._sleep(retry_delay(headers, retry))
+                return await attempt()
+            except OpenMatesError as failure:
+                wait = call.wait_before_retry(failure, retry)
+            await self._sleep(wait)
             retry += 1
 
     async def close(self) -> None:

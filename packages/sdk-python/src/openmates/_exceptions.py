@@ -135,8 +135,11 @@ class APIConnectionError(OpenMatesError):
 class APITimeoutError(APIConnectionError):
     """No answer came within `timeout`. Not retried: the server may already have searched."""
 
-    def __init__(self, timeout: float) -> None:
-        super().__init__(f"The OpenMates server did not answer within {timeout:g} s.")
+    def __init__(self, timeout: float, *, idle: bool = False) -> None:
+        if idle:
+            super().__init__(f"The OpenMates server's event stream sent nothing for {timeout:g} s.")
+        else:
+            super().__init__(f"The OpenMates server did not answer within {timeout:g} s.")
 
 
 _BY_STATUS: Dict[int, Type[APIError]] = {

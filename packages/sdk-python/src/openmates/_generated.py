@@ -61,6 +61,14 @@ ASSERTION_IDS: Tuple[AssertionId, ...] = (
 )
 """Every assertion id, in catalogue order."""
 
+SearchStreamEventName = Literal["group", "done", "error"]
+"""The `event` of each SearchStreamEvent (its discriminator)."""
+
+SEARCH_STREAM_EVENTS: Tuple[SearchStreamEventName, ...] = ("group", "done", "error")
+"""Every event type of the search stream (SPEC §8.4), in the order the contract declares them; a stream
+carries no other.
+"""
+
 Country = Literal[
     "ALL",
     "AR",

@@ -10,41 +10,104 @@ transport, so the connection is closed at once, never left to the garbage collec
 import asyncio
 import socket
 import ssl
-from typing import Dict, List, Optional, Tuple
+from typing import AsyncIterator, Dict, Optional, Tuple, Union
 
-from ._base_client import Endpoint, PreparedRequest, Proxy, RawResponse
+from ._base_client import Endpoint, PreparedRequest, Proxy, RawResponse, is_event_stream
 from ._exceptions import APIConnectionError, APITimeoutError
 
 _MAX_HEADER_BYTES = 64 * 1024
+_CHUNK = 64 * 1024
 
 
 async def send(request: PreparedRequest, timeout: float, ssl_context: Optional[ssl.SSLContext]) -> RawResponse:
     """Sends `request` and reads the whole answer, or raises `APITimeoutError` / `APIConnectionError`."""
-    try:
-        return await asyncio.wait_for(_attempt(request, ssl_context), timeout)
-    except asyncio.TimeoutError:
-        raise APITimeoutError(timeout) from None
-    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, _ProtocolError) as error:
-        raise APIConnectionError(cause=error) from None
+    answer = await _exchange(request, timeout, ssl_context, stream=False)
+    assert isinstance(answer, RawResponse)
+    return answer
+
+
+async def open_stream(
+    request: PreparedRequest, timeout: float, ssl_context: Optional[ssl.SSLContext]
+) -> Union[RawResponse, "StreamBody"]:
+    """Sends `request`; a 2xx `text/event-stream` answer comes back open, as a `StreamBody` to read as
+    it arrives, any other answer read whole. `timeout` is the deadline for the answer's head (and a
+    whole body); each read of an open stream may then wait `timeout` for data."""
+    return await _exchange(request, timeout, ssl_context, stream=True)
 
 
 class _ProtocolError(Exception):
     """The peer did not speak HTTP/1.x as expected."""
 
 
-async def _attempt(request: PreparedRequest, ssl_context: Optional[ssl.SSLContext]) -> RawResponse:
+_ERRORS = (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, _ProtocolError)
+
+
+class StreamBody:
+    """An event stream as it arrives: the answer's headers, then its body one read at a time.
+    `close()` aborts the connection at once, so the server sees the client leave."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, headers: Dict[str, str], timeout: float
+    ) -> None:
+        self._writer = writer
+        self._chunks = _body_chunks(reader, headers)
+        self.headers = headers
+        self._timeout = timeout
+        self._closed = False
+
+    async def read_chunk(self) -> bytes:
+        """The next bytes of the body as they arrive, or b"" at its end. A read that gets nothing for
+        `timeout` seconds raises `APITimeoutError`; a broken connection `APIConnectionError`."""
+        if self._closed:
+            return b""
+        try:
+            return await asyncio.wait_for(self._chunks.__anext__(), self._timeout)
+        except StopAsyncIteration:
+            return b""
+        except asyncio.TimeoutError:
+            raise APITimeoutError(self._timeout, idle=True) from None
+        except _ERRORS as error:
+            raise APIConnectionError("The event stream broke off before its last event.", cause=error) from None
+
+    def close(self) -> None:
+        """Aborts the connection (synchronous: safe from `finally`, on cancellation, and from `__del__`)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._writer.transport.abort()
+
+
+async def _exchange(
+    request: PreparedRequest, timeout: float, ssl_context: Optional[ssl.SSLContext], *, stream: bool
+) -> Union[RawResponse, StreamBody]:
+    try:
+        return await asyncio.wait_for(_attempt(request, ssl_context, timeout, stream), timeout)
+    except asyncio.TimeoutError:
+        raise APITimeoutError(timeout) from None
+    except _ERRORS as error:
+        raise APIConnectionError(cause=error) from None
+
+
+async def _attempt(
+    request: PreparedRequest, ssl_context: Optional[ssl.SSLContext], timeout: float, stream: bool
+) -> Union[RawResponse, StreamBody]:
     reader, writer = await _open(request, ssl_context)
+    handed_over = False
     try:
         writer.write(_head(request) + (request.body or b""))
         await writer.drain()
         status, headers = await _read_head(reader)
         while 100 <= status < 200:  # an interim answer (such as 100 Continue) precedes the real one
             status, headers = await _read_head(reader)
-        return RawResponse(status, headers, await _read_body(reader, headers))
+        if stream and 200 <= status < 300 and is_event_stream(headers):
+            handed_over = True
+            return StreamBody(reader, writer, headers, timeout)
+        return RawResponse(status, headers, b"".join([chunk async for chunk in _body_chunks(reader, headers)]))
     finally:
         # abort(), not close(): nothing more is owed to the peer, and on cancellation there is no
         # time to wait for a graceful close.
-        writer.transport.abort()
+        if not handed_over:
+            writer.transport.abort()
 
 
 async def _open(
@@ -127,9 +190,10 @@ async def _read_head(reader: asyncio.StreamReader) -> Tuple[int, Dict[str, str]]
         headers[key] = f"{headers[key]}, {value.strip()}" if key in headers else value.strip()
 
 
-async def _read_body(reader: asyncio.StreamReader, headers: Dict[str, str]) -> bytes:
+async def _body_chunks(reader: asyncio.StreamReader, headers: Dict[str, str]) -> AsyncIterator[bytes]:
+    """The body as it arrives, framed by chunked transfer coding, `Content-Length` or the end of the
+    connection."""
     if "chunked" in headers.get("transfer-encoding", "").lower():
-        chunks: List[bytes] = []
         while True:
             size_line = (await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip()
             try:
@@ -139,12 +203,23 @@ async def _read_body(reader: asyncio.StreamReader, headers: Dict[str, str]) -> b
             if size == 0:
                 while (await reader.readuntil(b"\r\n")) != b"\r\n":  # trailers
                     pass
-                return b"".join(chunks)
-            chunks.append(await reader.readexactly(size))
+                return
+            yield await reader.readexactly(size)
             await reader.readexactly(2)
     length = headers.get("content-length")
     if length is not None:
         if not length.isdigit():
             raise _ProtocolError("malformed Content-Length")
-        return await reader.readexactly(int(length))
-    return await reader.read()
+        left = int(length)
+        while left > 0:
+            chunk = await reader.read(min(left, _CHUNK))
+            if not chunk:
+                raise asyncio.IncompleteReadError(chunk, left)
+            left -= len(chunk)
+            yield chunk
+        return
+    while True:
+        chunk = await reader.read(_CHUNK)
+        if not chunk:
+            return
+        yield chunk

@@ -1,8 +1,9 @@
-"""The `web` app's skills: `client.apps.web.search(...)` and `client.apps.web.info()`."""
+"""The `web` app's skills: `client.apps.web.search(...)`, `search_stream(...)` and `info()`."""
 
 from typing import TYPE_CHECKING, Dict, Mapping, Optional, Sequence, cast
 
 from .._generated import SEARCH_PATH, SkillInfo, WebSearchRequestItem, WebSearchResponse
+from .._streaming import AsyncSearchStream, SearchStream
 
 if TYPE_CHECKING:
     from .._client import AsyncOpenMates, OpenMates
@@ -57,6 +58,40 @@ class Web:
         )
         return cast(WebSearchResponse, answer)
 
+    def search_stream(
+        self,
+        requests: Sequence[WebSearchRequestItem],
+        *,
+        extra_body: Optional[Mapping[str, object]] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> SearchStream:
+        """The same batch as a stream of typed events (SPEC §8.4): a ``group`` event as each query
+        finishes (completion order, provisional), then one ``done`` (the WebSearchResponse) or one
+        ``error`` (an ErrorResponse)::
+
+            with client.apps.web.search_stream([{"query": "a"}, {"query": "b"}]) as stream:
+                for event in stream:
+                    if event["event"] == "group":
+                        print(event["data"]["id"], len(event["data"]["results"]))
+                response = stream.final_response()  # what search() returns, or raises
+
+        ``final_response()`` returns or raises exactly as `search` does. The request is sent when the
+        stream is first read; it is retried only before the stream began. ``timeout`` bounds the wait
+        for the answer's head, then each wait for more of the stream (the server's keep-alive
+        comments count). Closing the stream (``with``, ``close()``, leaving the loop) aborts the
+        searches still running. The arguments are `search`'s.
+        """
+        return self._client.request_stream(
+            "POST",
+            SEARCH_PATH,
+            body=_search_body(requests, extra_body),
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+
     def info(
         self,
         *,
@@ -100,6 +135,33 @@ class AsyncWeb:
         )
         return cast(WebSearchResponse, answer)
 
+    def search_stream(
+        self,
+        requests: Sequence[WebSearchRequestItem],
+        *,
+        extra_body: Optional[Mapping[str, object]] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> AsyncSearchStream:
+        """The same batch as a stream of typed events; not a coroutine::
+
+            async with client.apps.web.search_stream([{"query": "a"}]) as stream:
+                async for event in stream:
+                    ...
+                response = await stream.final_response()
+
+        The same events, answers, errors and retries as `Web.search_stream`.
+        """
+        return self._client.request_stream(
+            "POST",
+            SEARCH_PATH,
+            body=_search_body(requests, extra_body),
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+
     async def info(
         self,
         *,
@@ -118,7 +180,7 @@ class Apps:
     """The apps of the API; today only ``web``."""
 
     web: Web
-    """Web search: ``search(requests=[...])`` and ``info()``."""
+    """Web search: ``search(requests=[...])``, ``search_stream(requests=[...])`` and ``info()``."""
 
     def __init__(self, client: "OpenMates") -> None:
         self.web = Web(client)
@@ -128,7 +190,7 @@ class AsyncApps:
     """The apps of the API; today only ``web``."""
 
     web: AsyncWeb
-    """Web search: ``await search(requests=[...])`` and ``await info()``."""
+    """Web search: ``await search(requests=[...])``, ``search_stream(requests=[...])``, ``await info()``."""
 
     def __init__(self, client: "AsyncOpenMates") -> None:
         self.web = AsyncWeb(client)
