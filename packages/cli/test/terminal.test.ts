@@ -244,6 +244,25 @@ describe('openmates search in a terminal (the in-place view)', () => {
     expect(cli.raw()).not.toMatch(CURSOR_CODE);
   });
 
+  it('prints the piped form, without a spinner, when log lines share the terminal (OPENMATES_LOG_LEVEL)', async () => {
+    const cli = inTerminal(
+      ['search', 'hold slow words', 'fast words', '--count', '1'],
+      { cols: 200, rows: 40 },
+      {
+        OPENMATES_LOG_LEVEL: 'info',
+      },
+    );
+    await cli.until((text) => text.includes('Result 1 for fast words'));
+    await brave.waitForHeld(1);
+    brave.release();
+    expect(await cli.exited).toBe(0);
+    cli.close();
+    expect(cli.text()).toMatch(/"event":"provider_call"/);
+    expect(cli.text()).toMatch(/Results from Brave Search$/);
+    // Colour (SGR, `…m`) is fine; nothing that moves the cursor, hides it or redraws a line.
+    expect(cli.raw()).not.toMatch(/\u001b\[[0-9;?]*[A-HJKSTfhlsu]/);
+  });
+
   describe('through a server (--api-url, its event stream)', () => {
     let server: ServeProcess;
     beforeAll(async () => {

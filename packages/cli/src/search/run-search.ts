@@ -55,9 +55,18 @@ function idIndex(request: unknown, id: unknown): number | undefined {
   return at >= 0 ? at : undefined;
 }
 
+/**
+ * Whether the engine's log lines (`OPENMATES_LOG_LEVEL`, off by default) land on a terminal, where a
+ * spinner's or the view's next redraw would tear them.
+ */
+function logsOnTerminal(io: CliIO): boolean {
+  const level = io.env.OPENMATES_LOG_LEVEL?.trim();
+  return io.stderr.isTTY === true && level !== undefined && level !== '' && level !== 'silent';
+}
+
 /** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
 async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
-  if (!io.stderr.isTTY || io.env.TERM === 'dumb') return { stop() {} };
+  if (!io.stderr.isTTY || io.env.TERM === 'dumb' || logsOnTerminal(io)) return { stop() {} };
   const { default: yoctoSpinner } = await import('yocto-spinner');
   const spinner = yoctoSpinner({
     text: `Searching ${count === 1 ? '1 query' : `${count} queries`}…`,
@@ -96,9 +105,10 @@ async function runOutcome(
 /**
  * Whether human output is the in-place view (SPEC §8.4): stdout is a terminal that can move its
  * cursor. `TERM=dumb` cannot, so it gets the piped form (each block as it finishes, no cursor codes).
+ * Nor does a search whose log lines land on the terminal (`logsOnTerminal`).
  */
 function isInPlace(flags: SearchFlagValues, io: CliIO): boolean {
-  return !flags.json && !flags.jsonl && io.stdout.isTTY === true && io.env.TERM !== 'dumb';
+  return !flags.json && !flags.jsonl && io.stdout.isTTY === true && io.env.TERM !== 'dumb' && !logsOnTerminal(io);
 }
 
 /**
