@@ -1,5 +1,6 @@
 import type { NormalizedRequestItem, WebSearchResult } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
+import { rememberJson } from './fit-response.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
 /** A cached successful call: sanitized results (bounded to count) and the provider's suggestions. */
@@ -50,8 +51,9 @@ function frozenCopy<T>(value: T): T {
 /**
  * The in-process cache: an LRU with a TTL (lru-cache). An entry is a frozen copy of what was
  * stored, made once: a hit hands out its results (fresh arrays of the entry's frozen objects)
- * without copying them again, and no caller can change the entry through what it was handed.
- * `providerIdentity` tells providers (and their configurations) apart.
+ * without copying them again, and no caller can change the entry through what it was handed. The
+ * JSON of each result is remembered too (`rememberJson`), so a hit's response does not serialize
+ * its results again. `providerIdentity` tells providers (and their configurations) apart.
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
@@ -62,7 +64,10 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
       return hit && { results: [...hit.results], suggestions: [...hit.suggestions] };
     },
     async set(item, value) {
-      lru.set(key(item), frozenCopy(value));
+      const entry = frozenCopy(value);
+      // Frozen, each result's JSON is the same on every hit: the response takes it as it is.
+      for (const result of entry.results) rememberJson(result);
+      lru.set(key(item), entry);
     },
     clear: () => lru.clear(),
   };
