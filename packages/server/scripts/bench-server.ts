@@ -94,11 +94,15 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
     replicaA: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
     replicaB: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
   };
-  // The benchmark asks for this process's CPU time around a measured run (BENCH_CPU_RUN).
+  answerCpu();
+  process.send?.({ urls } satisfies Message);
+}
+
+/** Answers the benchmark's question for this process's CPU time around a measured run (BENCH_CPU_RUN). */
+function answerCpu(): void {
   process.on('message', (message) => {
     if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() } satisfies Message);
   });
-  process.send?.({ urls } satisfies Message);
 }
 
 /** One result as the proxy maps it: what a minimal API would hand on from Brave's answer. */
@@ -197,6 +201,7 @@ async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Pro
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   };
+  answerCpu();
   process.send?.({ urls: { proxy: await listening(proxy), floor: await listening(floor) } } satisfies Message);
 }
 
@@ -373,11 +378,17 @@ async function main(): Promise<void> {
 
     const cpuRun = process.env.BENCH_CPU_RUN;
     if (cpuRun) {
-      // CPU time per request of our server (and BENCH_BASELINE's), alternated: on a shared machine
-      // the rates swing with the load, the CPU a request costs much less.
-      const pick = cpuRun === 'hit' ? 'memoryCached' : 'server';
+      // CPU time per request of the reference (the proxy, or the floor for hits), our server and
+      // BENCH_BASELINE's, alternated: on a shared machine rates swing with the load, the CPU a
+      // request costs much less, and a saturated single-threaded server's rate is about the
+      // inverse of it, so the ratio of CPU per request reads like the throughput ratio.
+      const hit = cpuRun === 'hit';
+      const pick = hit ? 'memoryCached' : 'server';
       const body = cpuRun === 'five' ? FIVE : ONE;
-      const sides: [string, ChildProcess, string][] = [['this tree', ours.process, servers[pick] as string]];
+      const sides: [string, ChildProcess, string][] = [
+        [hit ? 'floor' : 'proxy', reference.process, hit ? floor : proxy],
+        ['this tree', ours.process, servers[pick] as string],
+      ];
       if (baseline && baselineProcess) sides.push(['baseline', baselineProcess, baseline[pick] as string]);
       for (const [, , url] of sides) await measure(url, body, { duration: 1 });
       const cpu = new Map(sides.map(([name]) => [name, [] as number[]]));
@@ -388,8 +399,13 @@ async function main(): Promise<void> {
           cpu.get(name)?.push(((await cpuOf(proc)) - begun) / (m.rps * ROUND_S));
           failures += m.failures;
         }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const reference0 = mean(cpu.get(sides[0]?.[0] as string) ?? []);
+      console.log(`CPU per request (${cpuRun}), ${ROUNDS} alternated rounds; load average ${load()}`);
       for (const [name, us] of cpu)
-        console.log(`${cpuRun}: ${name} ${us.map((n) => n.toFixed(0)).join(' / ')} µs of CPU per request (rounds)`);
+        console.log(
+          `  ${name.padEnd(10)} ${mean(us).toFixed(0).padStart(6)} µs (rounds ${us.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference0 / mean(us)).toFixed(2)}`,
+        );
       return;
     }
 
