@@ -23,15 +23,28 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
   return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
 }
 
-/** The JSON of results that can no longer change (the in-process cache's frozen entries). */
+/**
+ * The JSON of results that can no longer change (the in-process cache's frozen entries), written
+ * the first time a response holds them; '' for one remembered but not serialized yet.
+ */
 const knownJson = new WeakMap<object, string>();
 
 /**
- * Remembers the JSON of `result`, which must be frozen all the way down: responses holding it
- * then take that JSON instead of serializing it again (a cache hit's results, on every hit).
+ * Remembers `result`, which must be frozen all the way down: the first response holding it keeps
+ * its JSON, and later ones take that JSON instead of serializing it again (a cache hit's results,
+ * on every hit). A cache miss, which serializes its own fresh results, pays nothing for it.
  */
 export function rememberJson(result: Readonly<WebSearchResult>): void {
-  knownJson.set(result, JSON.stringify(result));
+  knownJson.set(result, '');
+}
+
+function jsonOf(result: WebSearchResult): string {
+  const known = knownJson.get(result);
+  if (known === undefined) return JSON.stringify(result);
+  if (known !== '') return known;
+  const json = JSON.stringify(result);
+  knownJson.set(result, json);
+  return json;
 }
 
 /**
@@ -50,15 +63,14 @@ function objectJson(object: object, special: (key: string, value: unknown) => st
   return `{${out}}`;
 }
 
-const resultsJson = (results: readonly WebSearchResult[]) =>
-  `[${results.map((result) => knownJson.get(result) ?? JSON.stringify(result)).join(',')}]`;
+const resultsJson = (results: readonly WebSearchResult[]) => `[${results.map(jsonOf).join(',')}]`;
 
 const groupJson = (group: ResultGroup) =>
   objectJson(group, (key, value) => (key === 'results' && Array.isArray(value) ? resultsJson(value) : undefined));
 
 /**
- * `JSON.stringify(response)`, byte for byte, taking the remembered JSON of the results that have
- * one; when none has, JSON.stringify itself.
+ * `JSON.stringify(response)`, byte for byte, taking the remembered JSON of the results that are
+ * remembered; when none is, JSON.stringify itself.
  */
 export function responseJson(response: WebSearchResponse): string {
   const known = response.results.some((group) => group.results.some((result) => knownJson.has(result)));

@@ -52,8 +52,8 @@ function frozenCopy<T>(value: T): T {
  * The in-process cache: an LRU with a TTL (lru-cache). An entry is a frozen copy of what was
  * stored, made once: a hit hands out its results (fresh arrays of the entry's frozen objects)
  * without copying them again, and no caller can change the entry through what it was handed. The
- * JSON of each result is remembered too (`rememberJson`), so a hit's response does not serialize
- * its results again. `providerIdentity` tells providers (and their configurations) apart.
+ * JSON of each result is remembered too (`rememberJson`, written on the first hit), so a hit's
+ * response does not serialize its results again. `providerIdentity` tells providers (and their configurations) apart.
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
@@ -65,7 +65,7 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
     },
     async set(item, value) {
       const entry = frozenCopy(value);
-      // Frozen, each result's JSON is the same on every hit: the response takes it as it is.
+      // Frozen, each result's JSON is the same on every hit: written once, on the first hit.
       for (const result of entry.results) rememberJson(result);
       lru.set(key(item), entry);
     },
