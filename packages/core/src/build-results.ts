@@ -33,11 +33,12 @@ export interface BuildStats {
  * Turns a provider's raw candidates into contract results: URL admission, tabloid filter, exact
  * normalized-URL dedupe, bounded plain text from each candidate's declared `format` (a generated
  * `note` too: HTML is parsed, plain text is only cleaned), redaction, and the
- * hard ceiling of 20. The caller bounds to the item's `count` (and the source budget) afterwards.
+ * hard ceiling of 20, or `limit` when lower (the item's `count`: admission considers no result past
+ * it, so building more would be thrown away). The caller bounds to the source budget afterwards.
  */
 export function buildResults(
   candidates: readonly RawCandidate[],
-  options: { filterTabloids: boolean; redact: (text: string) => string },
+  options: { filterTabloids: boolean; redact: (text: string) => string; limit?: number },
 ): { results: WebSearchResult[]; stats: BuildStats } {
   const { redact } = options;
   const stats: BuildStats = { candidates: candidates.length, badUrl: 0, tabloid: 0, duplicate: 0 };
@@ -54,25 +55,27 @@ export function buildResults(
   const unique = dedupeByUrl(admitted);
   stats.duplicate = admitted.length - unique.length;
   // Only what can be returned is turned into text.
-  const results = unique.slice(0, MAX_RESULTS_PER_GROUP).map(({ url, parsed, candidate }) => {
-    // Anything but a declared `text` is parsed as HTML: markup is never let through by mistake.
-    const format = candidate.format === 'text' ? 'text' : 'html';
-    const result: WebSearchResult = {
-      title: truncate(redact(sanitizeTitle(candidate.title, url, format)), MAX_TITLE_LENGTH),
-      url,
-      description: truncate(redact(sanitizeDescription(candidate.description, format)), MAX_DESCRIPTION_LENGTH),
-    };
-    const age = sanitizePassthrough(candidate.age, format);
-    if (age !== undefined) result.age = redact(age);
-    const language = sanitizePassthrough(candidate.language, format);
-    if (language !== undefined) result.language = redact(language);
-    if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
-    result.meta_url = metaUrlOf(parsed, candidate.favicon);
-    // Model synthesis, kept apart from the page's own description; output fitting drops it first.
-    const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
-    if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
-    return result;
-  });
+  const results = unique
+    .slice(0, Math.min(MAX_RESULTS_PER_GROUP, options.limit ?? MAX_RESULTS_PER_GROUP))
+    .map(({ url, parsed, candidate }) => {
+      // Anything but a declared `text` is parsed as HTML: markup is never let through by mistake.
+      const format = candidate.format === 'text' ? 'text' : 'html';
+      const result: WebSearchResult = {
+        title: truncate(redact(sanitizeTitle(candidate.title, url, format)), MAX_TITLE_LENGTH),
+        url,
+        description: truncate(redact(sanitizeDescription(candidate.description, format)), MAX_DESCRIPTION_LENGTH),
+      };
+      const age = sanitizePassthrough(candidate.age, format);
+      if (age !== undefined) result.age = redact(age);
+      const language = sanitizePassthrough(candidate.language, format);
+      if (language !== undefined) result.language = redact(language);
+      if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
+      result.meta_url = metaUrlOf(parsed, candidate.favicon);
+      // Model synthesis, kept apart from the page's own description; output fitting drops it first.
+      const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
+      if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
+      return result;
+    });
   return { results, stats };
 }
 

@@ -252,11 +252,12 @@ export function createEngine(options: EngineOptions): Engine {
     try {
       await context.acquire?.();
       const answer = await provider.search({ ...item, fetchCount: fetchCountFor(item) }, context);
+      // Only the first `count` results can be admitted (the budget session's cap): no more are built.
       const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
         filterTabloids: item.filter_tabloids,
         redact,
+        limit: item.count,
       });
-      // Not yet bounded to `count`: the budget session applies that cap at admission.
       const value = {
         results,
         suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [],

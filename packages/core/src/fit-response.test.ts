@@ -13,7 +13,14 @@ import {
 } from '@openmates/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitResponse, fitResponseJson, ResponseTooLargeError, serializedSize } from './fit-response.ts';
+import {
+  fitResponse,
+  fitResponseJson,
+  ResponseTooLargeError,
+  rememberJson,
+  responseJson,
+  serializedSize,
+} from './fit-response.ts';
 
 const size = (value: unknown) => Math.max(serializedSize(value).utf16, serializedSize(value).utf8);
 
@@ -243,6 +250,37 @@ describe('fitResponse properties', () => {
         let fitted: { response: WebSearchResponse; json: string };
         try {
           fitted = fitResponseJson(response, maxBytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ResponseTooLargeError);
+          return;
+        }
+        expect(fitted.json).toBe(JSON.stringify(fitted.response));
+        expect(fitted.response).toEqual(fitResponse(response, maxBytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes the same JSON when results carry remembered JSON (frozen cache entries)', () => {
+    const frozen = (result: WebSearchResult) => {
+      const copy = Object.freeze({ ...result });
+      rememberJson(copy);
+      return copy;
+    };
+    fc.assert(
+      fc.property(caseArb, fc.boolean(), ([response, maxBytes], every) => {
+        // Every result remembered, or every other one: responses mix cached and fresh results.
+        const remembered: WebSearchResponse = {
+          ...response,
+          results: response.results.map((group) => ({
+            ...group,
+            results: group.results.map((result, i) => (every || i % 2 === 0 ? frozen(result) : result)),
+          })),
+        };
+        expect(responseJson(remembered)).toBe(JSON.stringify(remembered));
+        let fitted: { response: WebSearchResponse; json: string };
+        try {
+          fitted = fitResponseJson(remembered, maxBytes);
         } catch (error) {
           expect(error).toBeInstanceOf(ResponseTooLargeError);
           return;

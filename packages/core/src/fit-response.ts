@@ -23,9 +23,66 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
   return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
 }
 
-/** `value`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
-function fittingJson(value: unknown, maxBytes: number): string | undefined {
-  const json = JSON.stringify(value);
+/**
+ * The JSON of results that can no longer change (the in-process cache's frozen entries), written
+ * the first time a response holds them; '' for one remembered but not serialized yet.
+ */
+const knownJson = new WeakMap<object, string>();
+
+/**
+ * Remembers `result`, which must be frozen all the way down: the first response holding it keeps
+ * its JSON, and later ones take that JSON instead of serializing it again (a cache hit's results,
+ * on every hit). A cache miss, which serializes its own fresh results, pays nothing for it.
+ */
+export function rememberJson(result: Readonly<WebSearchResult>): void {
+  knownJson.set(result, '');
+}
+
+function jsonOf(result: WebSearchResult): string {
+  const known = knownJson.get(result);
+  if (known === undefined) return JSON.stringify(result);
+  if (known !== '') return known;
+  const json = JSON.stringify(result);
+  knownJson.set(result, json);
+  return json;
+}
+
+/**
+ * `JSON.stringify(object)` for a plain data object, with the JSON of one kind of property given
+ * by `special` (undefined: serialized as usual); a property serializing to nothing is left out,
+ * as JSON.stringify leaves it out.
+ */
+function objectJson(object: object, special: (key: string, value: unknown) => string | undefined): string {
+  let out = '';
+  for (const key of Object.keys(object)) {
+    const value = (object as Record<string, unknown>)[key];
+    const json = special(key, value) ?? JSON.stringify(value);
+    if (json === undefined) continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
+  }
+  return `{${out}}`;
+}
+
+const resultsJson = (results: readonly WebSearchResult[]) => `[${results.map(jsonOf).join(',')}]`;
+
+const groupJson = (group: ResultGroup) =>
+  objectJson(group, (key, value) => (key === 'results' && Array.isArray(value) ? resultsJson(value) : undefined));
+
+/**
+ * `JSON.stringify(response)`, byte for byte, taking the remembered JSON of the results that are
+ * remembered; when none is, JSON.stringify itself.
+ */
+export function responseJson(response: WebSearchResponse): string {
+  const known = response.results.some((group) => group.results.some((result) => knownJson.has(result)));
+  if (!known) return JSON.stringify(response);
+  return objectJson(response, (key, value) =>
+    key === 'results' && Array.isArray(value) ? `[${value.map(groupJson).join(',')}]` : undefined,
+  );
+}
+
+/** `response`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
+function fittingJson(response: WebSearchResponse, maxBytes: number): string | undefined {
+  const json = responseJson(response);
   if (json.length > maxBytes) return undefined;
   // A UTF-16 unit encodes to at most 3 UTF-8 bytes: under a third of the ceiling, counting is moot.
   if (json.length * 3 <= maxBytes) return json;

@@ -1,5 +1,6 @@
 import type { NormalizedRequestItem, WebSearchResult } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
+import { rememberJson } from './fit-response.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
 /** A cached successful call: sanitized results (bounded to count) and the provider's suggestions. */
@@ -36,21 +37,23 @@ function itemIdentity(item: NormalizedRequestItem): string {
 
 /**
  * A deep copy of JSON data (strings, numbers, booleans, null, arrays, plain objects; a property
- * holding `undefined` is kept), as `structuredClone` makes it for such data at a fraction of the
- * cost: `structuredClone` serializes and deserializes, and was the largest item in a profile of
- * cache hits.
+ * holding `undefined` is kept), frozen all the way down: `structuredClone` serializes and
+ * deserializes, and was the largest item in a profile of cache hits.
  */
-function copyData<T>(value: T): T {
+function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyData) as T;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = copyData((value as Record<string, unknown>)[key]);
-  return out as T;
+  for (const key in value) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(out) as T;
 }
 
 /**
- * The in-process cache: an LRU with a TTL (lru-cache). Entries are copies, so no caller can change
- * them. `providerIdentity` tells providers (and their configurations) apart.
+ * The in-process cache: an LRU with a TTL (lru-cache). An entry is a frozen copy of what was
+ * stored, made once: a hit hands out its results (fresh arrays of the entry's frozen objects)
+ * without copying them again, and no caller can change the entry through what it was handed. The
+ * JSON of each result is remembered too (`rememberJson`, written on the first hit), so a hit's
+ * response does not serialize its results again. `providerIdentity` tells providers (and their configurations) apart.
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
@@ -58,10 +61,13 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
   return {
     async get(item) {
       const hit = lru.get(key(item));
-      return hit && { results: copyData(hit.results), suggestions: [...hit.suggestions] };
+      return hit && { results: [...hit.results], suggestions: [...hit.suggestions] };
     },
     async set(item, value) {
-      lru.set(key(item), copyData(value));
+      const entry = frozenCopy(value);
+      // Frozen, each result's JSON is the same on every hit: written once, on the first hit.
+      for (const result of entry.results) rememberJson(result);
+      lru.set(key(item), entry);
     },
     clear: () => lru.clear(),
   };

@@ -42,7 +42,7 @@ const HERE = fileURLToPath(import.meta.url);
 const TREE = fileURLToPath(new URL('../../../', import.meta.url));
 
 type Urls = Record<string, string>;
-type Message = { fixture: { baseUrl: string; apiKey: string } } | { urls: Urls };
+type Message = { fixture: { baseUrl: string; apiKey: string } } | { urls: Urls } | { cpu: NodeJS.CpuUsage };
 
 async function runFixture(): Promise<void> {
   const brave = await startBraveFixture({ latencyMs: 0 });
@@ -94,7 +94,15 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
     replicaA: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
     replicaB: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
   };
+  answerCpu();
   process.send?.({ urls } satisfies Message);
+}
+
+/** Answers the benchmark's question for this process's CPU time around a measured run (BENCH_CPU_RUN). */
+function answerCpu(): void {
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() } satisfies Message);
+  });
 }
 
 /** One result as the proxy maps it: what a minimal API would hand on from Brave's answer. */
@@ -193,6 +201,7 @@ async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Pro
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   };
+  answerCpu();
   process.send?.({ urls: { proxy: await listening(proxy), floor: await listening(floor) } } satisfies Message);
 }
 
@@ -205,6 +214,19 @@ function child(args: string[], profile = false): Promise<{ process: ChildProcess
   return new Promise((resolve, reject) => {
     proc.once('message', (message) => resolve({ process: proc, message: message as Message }));
     proc.once('exit', (code) => reject(new Error(`benchmark child ${args[0]} exited with ${code}`)));
+  });
+}
+
+/** The CPU time (user + system, µs) a servers child has used so far. */
+function cpuOf(proc: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const answer = (message: Message) => {
+      if (!('cpu' in message)) return;
+      proc.off('message', answer);
+      resolve(message.cpu.user + message.cpu.system);
+    };
+    proc.on('message', answer);
+    proc.send('cpu');
   });
 }
 
@@ -338,9 +360,11 @@ async function main(): Promise<void> {
     const servers = urlsOf(ours.message);
     const baselineTree = process.env.BENCH_BASELINE;
     let baseline: Urls | undefined;
+    let baselineProcess: ChildProcess | undefined;
     if (baselineTree) {
       const theirs = await child(['servers', baselineTree, baseUrl, apiKey, redis.url]);
       children.push(theirs.process);
+      baselineProcess = theirs.process;
       baseline = urlsOf(theirs.message);
     }
     const server = servers.server as string;
@@ -352,14 +376,52 @@ async function main(): Promise<void> {
     children.push(reference.process);
     const { proxy, floor } = urlsOf(reference.message) as { proxy: string; floor: string };
 
+    const cpuRun = process.env.BENCH_CPU_RUN;
+    if (cpuRun) {
+      // CPU time per request of the reference (the proxy, or the floor for hits), our server and
+      // BENCH_BASELINE's, alternated: on a shared machine rates swing with the load, the CPU a
+      // request costs much less, and a saturated single-threaded server's rate is about the
+      // inverse of it, so the ratio of CPU per request reads like the throughput ratio.
+      const hit = cpuRun === 'hit';
+      const pick = hit ? 'memoryCached' : 'server';
+      const body = cpuRun === 'five' ? FIVE : ONE;
+      const sides: [string, ChildProcess, string][] = [
+        [hit ? 'floor' : 'proxy', reference.process, hit ? floor : proxy],
+        ['this tree', ours.process, servers[pick] as string],
+      ];
+      if (baseline && baselineProcess) sides.push(['baseline', baselineProcess, baseline[pick] as string]);
+      for (const [, , url] of sides) await measure(url, body, { duration: 1 });
+      const cpu = new Map(sides.map(([name]) => [name, [] as number[]]));
+      for (let round = 0; round < ROUNDS; round += 1)
+        for (const [name, proc, url] of sides) {
+          const begun = await cpuOf(proc);
+          const m = await measure(url, body, {});
+          cpu.get(name)?.push(((await cpuOf(proc)) - begun) / (m.rps * ROUND_S));
+          failures += m.failures;
+        }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const reference0 = mean(cpu.get(sides[0]?.[0] as string) ?? []);
+      console.log(`CPU per request (${cpuRun}), ${ROUNDS} alternated rounds; load average ${load()}`);
+      for (const [name, us] of cpu)
+        console.log(
+          `  ${name.padEnd(10)} ${mean(us).toFixed(0).padStart(6)} µs (rounds ${us.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference0 / mean(us)).toFixed(2)}`,
+        );
+      return;
+    }
+
     if (profiling) {
       // BENCH_PROFILE_RUN=hit profiles cache hits in process, =five requests of five queries.
       const run = process.env.BENCH_PROFILE_RUN ?? 'one';
       const target = run === 'hit' ? (servers.memoryCached as string) : server;
       const body = run === 'five' ? FIVE : ONE;
       await measure(target, body, { duration: 2 });
+      const begun = await cpuOf(ours.process);
       const profiled = await measure(target, body, { duration: SECONDS });
-      console.log(`profiled (${run}): ${profiled.rps.toFixed(0)} req/s; profile in ${process.env.BENCH_PROFILE_DIR}`);
+      const served = profiled.rps * SECONDS;
+      const cpuUs = ((await cpuOf(ours.process)) - begun) / served;
+      console.log(
+        `profiled (${run}): ${profiled.rps.toFixed(0)} req/s, ${served.toFixed(0)} requests in the last ${SECONDS} s, ${cpuUs.toFixed(0)} µs of CPU per request (profiler included); profile in ${process.env.BENCH_PROFILE_DIR}`,
+      );
       return;
     }
 

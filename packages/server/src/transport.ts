@@ -48,9 +48,12 @@ export function checkBodyHeaders(
   return contentLength != null && /^\d+$/.test(contentLength.trim());
 }
 
+/** One decoder for the process: a `decode` without `stream` keeps no state from one call to the next. */
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
 /** Parses a body's bytes as JSON (UTF-8, lenient decoding); rejects with EngineError 400. */
 export function parseJson(bytes: Uint8Array): unknown {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const text = UTF8.decode(bytes);
   try {
     return JSON.parse(text);
   } catch {
