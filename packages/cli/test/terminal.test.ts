@@ -41,6 +41,9 @@ afterEach(() => brave.reset());
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find escape codes
 const CURSOR_CODE = /\u001b\[/;
+/** An escape code that moves the cursor, hides or shows it, or erases: anything but colour (SGR, `…m`). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find escape codes
+const MOVING_CODE = /\u001b\[[0-9;?]*[A-HJKSTfhlsu]/;
 
 /** `openmates ARGS` in a pty of `cols`×`rows`, its output read into a headless terminal of that size. */
 function inTerminal(
@@ -259,8 +262,7 @@ describe('openmates search in a terminal (the in-place view)', () => {
     cli.close();
     expect(cli.text()).toMatch(/"event":"provider_call"/);
     expect(cli.text()).toMatch(/Results from Brave Search$/);
-    // Colour (SGR, `…m`) is fine; nothing that moves the cursor, hides it or redraws a line.
-    expect(cli.raw()).not.toMatch(/\u001b\[[0-9;?]*[A-HJKSTfhlsu]/);
+    expect(cli.raw()).not.toMatch(MOVING_CODE);
   });
 
   describe('through a server (--api-url, its event stream)', () => {
