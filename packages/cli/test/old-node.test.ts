@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registryNode, versionOf } from './registry-node.ts';
-import { BIN } from './run-cli.ts';
+import { BIN, runProcess } from './run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENGINES: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
@@ -32,18 +31,6 @@ function oldNode(): string {
     if (isOld(versionOf(candidate))) return candidate;
   }
   return registryNode('20');
-}
-
-function run(command: string, args: readonly string[], env: Record<string, string>, cwd?: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('openmates on a Node older than its engines floor', () => {
@@ -74,7 +61,7 @@ describe('openmates on a Node older than its engines floor', () => {
       [],
     ].map((args) => ({ command: `openmates ${args.join(' ')}`.trim(), args })),
   )('`$command` prints one line naming the version needed and exits 1', async ({ args }) => {
-    const result = await run(node, [BIN, ...args], { PATH: '/usr/bin:/bin', HOME: tmpdir() });
+    const result = await runProcess(node, [BIN, ...args], { PATH: '/usr/bin:/bin', HOME: tmpdir() });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const [floorMajor, floorMinor] = [FLOOR?.[1], FLOOR?.[2]];
@@ -97,11 +84,11 @@ describe('scripts/bootstrap.sh when npm cannot install', () => {
 
   it('prints npm’s reason when Node cannot be installed', async () => {
     const systemPath = `${join(oldNode(), '..')}:/usr/bin:/bin`;
-    const result = await run(
+    const result = await runProcess(
       'bash',
       ['-c', '. scripts/bootstrap.sh; echo "status $?"'],
       { ...npmEnv, PATH: systemPath },
-      copy,
+      { cwd: copy },
     );
     expect(result.stdout).toBe('status 1\n');
     expect(result.stderr).toMatch(/could not install Node 24 \(node-\w+-\w+@24\) with npm \(exit \d+\)\. npm says:/);
@@ -112,11 +99,11 @@ describe('scripts/bootstrap.sh when npm cannot install', () => {
   it('prints npm’s reason when pnpm cannot be installed', async () => {
     // A current Node first on PATH, and no pnpm anywhere on it.
     const currentPath = `${join(process.execPath, '..')}:/usr/bin:/bin`;
-    const result = await run(
+    const result = await runProcess(
       'bash',
       ['-c', '. scripts/bootstrap.sh; echo "status $?"'],
       { ...npmEnv, PATH: currentPath },
-      copy,
+      { cwd: copy },
     );
     expect(result.stdout).toBe('status 1\n');
     expect(result.stderr).toMatch(/could not install pnpm 10 \(pnpm@[\d.]+\) with npm \(exit \d+\)\. npm says:/);

@@ -25,6 +25,25 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OPENMATES_CACHE_TTL_S: '0', ...extra };
 }
 
+/** Runs COMMAND ARGS to completion with `input` on stdin (closed at once when empty), collecting its output. */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { input?: string; cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
 /** Runs `openmates ARGS` to completion with `input` on stdin, on this Node or the `node` binary given. */
 export function runCli(
   args: readonly string[],
@@ -32,16 +51,7 @@ export function runCli(
   input = '',
   node = process.execPath,
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runProcess(node, [BIN, ...args], env, { input });
 }
 
 /** A running `openmates serve`, with the origin it printed. */
