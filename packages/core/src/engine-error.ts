@@ -1,4 +1,11 @@
-import { ERROR_TABLE, type ErrorCode, type ErrorResponse, httpStatus, type Issue } from '@openmates/contract';
+import {
+  ERROR_TABLE,
+  type ErrorCode,
+  type ErrorResponse,
+  httpStatus,
+  type Issue,
+  issueMessage,
+} from '@openmates/contract';
 
 /**
  * A search that produced no WebSearchResponse: an invalid request (400), a provider that cannot
@@ -41,4 +48,15 @@ export function errorResponse(
   if (options.issues && options.issues.length > 0) body.issues = [...options.issues];
   if (options.requestId) body.request_id = options.requestId;
   return body;
+}
+
+/** Parses a request body's text as JSON; rejects with EngineError 400 when it is not JSON. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new EngineError('invalid_request', 'Invalid request: the body is not valid JSON.', {
+      issues: [{ path: '', message: issueMessage('bodyNotJson') }],
+    });
+  }
 }

@@ -3,7 +3,7 @@ import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixt
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
-import { createEngine, type Engine } from './engine.ts';
+import { createEngine, type Engine, type EngineObserver } from './engine.ts';
 import { EngineError } from './engine-error.ts';
 import { createLogger, lineCollector } from './logger.ts';
 import type { SearchProvider } from './provider.ts';
@@ -263,6 +263,139 @@ describe('cache', () => {
     await engine.search({ requests: [{ query: 'uncached' }] });
     await engine.search({ requests: [{ query: 'uncached' }] });
     expect(brave.requests).toHaveLength(2);
+  });
+});
+
+describe('repeated request bodies (searchBody)', () => {
+  /** An engine with the in-process cache, its log lines, what it reported, and how often the provider validated. */
+  function repeatingEngine(env: Record<string, string> = {}) {
+    const config = loadConfig({
+      OPENMATES_PROVIDER: 'brave',
+      BRAVE_SEARCH_API_KEY: brave.apiKey,
+      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+      OPENMATES_CACHE_TTL_S: '60',
+      ...env,
+    });
+    const real = createConfiguredProvider(config);
+    const counted = { validations: 0 };
+    const provider: SearchProvider = Object.assign(Object.create(real) as SearchProvider, {
+      validate: (...args: Parameters<SearchProvider['validate']>) => {
+        counted.validations += 1;
+        return real.validate(...args);
+      },
+    });
+    const logs: string[] = [];
+    const events: string[] = [];
+    const observer: EngineObserver = {
+      providerCall: (id, outcome) => events.push(`call ${id} ${outcome}`),
+      cache: (result) => events.push(`cache ${result}`),
+      group: (code) => events.push(`group ${code}`),
+    };
+    const engine = createEngine({
+      config,
+      provider,
+      observer,
+      logger: createLogger({ level: 'debug', redact: (s) => s, destination: lineCollector(logs) }),
+      sleep: async () => {},
+    });
+    return { engine, logs, events, counted };
+  }
+
+  /** What a search logged and reported, with the parts that differ from one search to the next taken out. */
+  function trace(logs: string[], events: string[]) {
+    const lines = logs.splice(0).map((line) => {
+      const {
+        time: _time,
+        elapsed_ms: _elapsed,
+        request_id: _id,
+        ...rest
+      } = JSON.parse(line) as Record<string, unknown>;
+      return rest;
+    });
+    return { lines, events: events.splice(0) };
+  }
+
+  const text = JSON.stringify({
+    requests: [
+      { query: 'repeat a', count: 3 },
+      { query: 'repeat b', country: 'de' },
+    ],
+  });
+
+  it('answers a body seen before, from the same cache entries, with the JSON, logs and metrics a search anew gives', async () => {
+    const { engine, logs, events, counted } = repeatingEngine();
+    await engine.searchBody(text, { requestId: 'request-1' }); // misses: the provider answers
+    await engine.searchBody(text, { requestId: 'request-2' }); // hits, as every search would
+    expect(brave.requests).toHaveLength(2);
+    const validations = counted.validations;
+    logs.length = 0;
+    events.length = 0;
+
+    const repeated = await engine.searchBody(text, { requestId: 'request-3' });
+    expect(counted.validations).toBe(validations); // neither parsed nor validated again
+    const repeatedTrace = trace(logs, events);
+    const anew = await engine.searchJson(JSON.parse(text), { requestId: 'request-3' });
+    expect(counted.validations).toBe(validations + 2);
+    const anewTrace = trace(logs, events);
+
+    expect(repeated.json).toBe(anew.json);
+    expect(repeated.json).toBe(JSON.stringify(repeated.response));
+    expect(repeated.response).toEqual(anew.response);
+    expect(repeated.response.request_id).toBe('request-3');
+    expect(repeatedTrace).toEqual(anewTrace);
+    expect(repeatedTrace.events).toEqual(['cache hit', 'cache hit', 'group ok', 'group ok']);
+    expect(brave.requests).toHaveLength(2);
+    // Every answer is its own: another request id, and nothing a caller could change in the next one.
+    const next = await engine.searchBody(text, { requestId: 'a-request-id-of-another-length' });
+    expect(next.json).toBe(JSON.stringify({ ...anew.response, request_id: 'a-request-id-of-another-length' }));
+    expect(Object.isFrozen(next.response.results)).toBe(true);
+  });
+
+  it('asks the provider again once the entries its last answer came from are evicted', async () => {
+    const { engine, counted } = repeatingEngine();
+    await engine.searchBody(text);
+    await engine.searchBody(text);
+    expect(brave.requests).toHaveLength(2);
+    // The in-process cache keeps the 1,000 most recent calls: 1,000 others evict both.
+    for (let batch = 0; batch < 200; batch += 1)
+      await engine.search({ requests: [0, 1, 2, 3, 4].map((n) => ({ query: `evict ${batch} ${n}`, count: 1 })) });
+    brave.reset();
+    const validations = counted.validations;
+    const after = await engine.searchBody(text);
+    expect(brave.requests).toHaveLength(2);
+    expect(after.response.results.map((group) => group.results.length)).toEqual([3, 10]);
+    // Its new entries are used again from then on.
+    await engine.searchBody(text);
+    await engine.searchBody(text);
+    expect(brave.requests).toHaveLength(2);
+    expect(counted.validations).toBe(validations);
+  });
+
+  it('refuses a body that is not JSON, or not a valid request, as searchJson does', async () => {
+    const { engine } = repeatingEngine();
+    const notJson = await refused(engine.searchBody('{"requests": ['));
+    expect(notJson.code).toBe('invalid_request');
+    expect(notJson.issues).toEqual([{ path: '', message: 'the body is not valid JSON' }]);
+    const invalid = JSON.stringify({ requests: [{ query: '   ' }] });
+    for (let i = 0; i < 2; i += 1) {
+      const refusal = await refused(engine.searchBody(invalid));
+      expect(refusal.issues).toEqual((await refused(engine.searchJson(JSON.parse(invalid)))).issues);
+    }
+    expect(brave.requests).toHaveLength(0);
+  });
+
+  it('is searchJson without the in-process cache, and with onGroup', async () => {
+    const off = repeatingEngine({ OPENMATES_CACHE_TTL_S: '0' });
+    await off.engine.searchBody(text);
+    await off.engine.searchBody(text);
+    expect(brave.requests).toHaveLength(4);
+    expect(off.counted.validations).toBe(4);
+    const on = repeatingEngine();
+    await on.engine.searchBody(text);
+    await on.engine.searchBody(text);
+    const groups: number[] = [];
+    await on.engine.searchBody(text, { onGroup: (_group, index) => groups.push(index) });
+    expect(groups.sort()).toEqual([0, 1]);
   });
 });
 

@@ -7,6 +7,8 @@ import type { RedisLink } from './shared/redis-link.ts';
 export interface CachedCall {
   results: WebSearchResult[];
   suggestions: unknown[];
+  /** On a hit from the in-process cache: the entry itself (frozen), to compare with `peek` later. */
+  entry?: Readonly<CachedCall>;
 }
 
 /**
@@ -16,6 +18,11 @@ export interface CachedCall {
  */
 export interface ResultCache {
   get(item: NormalizedRequestItem): Promise<CachedCall | undefined>;
+  /**
+   * The in-process cache only: the entry a `get` of `item` would answer from now, itself (frozen),
+   * synchronously; an entry replaced or expired since is a different object or undefined.
+   */
+  peek?(item: NormalizedRequestItem): Readonly<CachedCall> | undefined;
   set(item: NormalizedRequestItem, value: CachedCall): Promise<void>;
   clear(): void;
 }
@@ -40,7 +47,7 @@ function itemIdentity(item: NormalizedRequestItem): string {
  * holding `undefined` is kept), frozen all the way down: `structuredClone` serializes and
  * deserializes, and was the largest item in a profile of cache hits.
  */
-function frozenCopy<T>(value: T): T {
+export function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const out: Record<string, unknown> = {};
@@ -58,10 +65,20 @@ function frozenCopy<T>(value: T): T {
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
   const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${itemIdentity(item)}`;
+  // The keys of frozen items (a repeated request's, see `searchBody`), which `peek` is asked for again and again.
+  const keys = new WeakMap<NormalizedRequestItem, string>();
   return {
     async get(item) {
       const hit = lru.get(key(item));
-      return hit && { results: [...hit.results], suggestions: [...hit.suggestions] };
+      return hit && { results: [...hit.results], suggestions: [...hit.suggestions], entry: hit };
+    },
+    peek(item) {
+      let known = keys.get(item);
+      if (known === undefined) {
+        known = key(item);
+        if (Object.isFrozen(item)) keys.set(item, known);
+      }
+      return lru.get(known);
     },
     async set(item, value) {
       const entry = frozenCopy(value);

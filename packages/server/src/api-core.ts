@@ -7,7 +7,7 @@ import {
   type SearchStreamEvent,
   searchStatus,
 } from '@openmates/contract';
-import { type Engine, EngineError, errorResponse, type Logger } from '@openmates/core';
+import { type Engine, EngineError, errorResponse, type Logger, parseJsonBody } from '@openmates/core';
 import Negotiator from 'negotiator';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createAuthenticator } from './auth.ts';
@@ -31,8 +31,8 @@ export interface PlainRequest {
   forwardedFor?: string | null;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
-  /** Reads and parses the JSON body under the body limit; rejects with EngineError 415, 413 or 400. */
-  readBody(): Promise<unknown>;
+  /** Reads the JSON body's text under the body limit; rejects with EngineError 415 or 413. */
+  readBody(): Promise<string>;
 }
 
 /**
@@ -223,18 +223,19 @@ export function createApiCore(
     try {
       if (draining) throw new Draining();
       await admit(request.authorization, request.remoteAddress, request.forwardedFor);
-      const body = await request.readBody();
+      const text = await request.readBody();
       if (wantsEventStream(request.accept)) {
-        response = await streamSearch(body, requestId, request, started);
+        response = await streamSearch(parseJsonBody(text), requestId, request, started);
         // The stream writes its log line when it ends.
         if (response.body instanceof ReadableStream) return response;
       } else {
-        // The engine hands over the JSON it measured when fitting the response: serialized once.
+        // The engine hands over the JSON it measured when fitting the response: serialized once
+        // (and a body repeated while its answer is cached is not even parsed again: `searchBody`).
         const {
           response: answer,
           json,
           retryAfterS,
-        } = await engine.searchJson(body, {
+        } = await engine.searchBody(text, {
           requestId,
           signal: request.signal,
         });

@@ -17,7 +17,7 @@ import type { ServerConfig } from './env.ts';
 import { createHostPolicy } from './host-policy.ts';
 import { createMcpRoute } from './mcp-route.ts';
 import type { ServerMetrics } from './metrics.ts';
-import { readJsonBody } from './transport.ts';
+import { readBodyText, readJsonBody } from './transport.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
 export interface HandlerOptions {
@@ -234,7 +234,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           ...(info?.remoteAddress !== undefined ? { remoteAddress: info.remoteAddress } : {}),
           forwardedFor: request.headers.get('x-forwarded-for'),
           signal: request.signal,
-          readBody: () => readJsonBody(request, info?.lengthEnforced === true),
+          readBody: () => readBodyText(request, info?.lengthEnforced === true),
         }),
       );
     const requestId = randomUUID();

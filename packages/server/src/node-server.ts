@@ -5,7 +5,7 @@ import { PATHS } from '@openmates/contract';
 import type { PlainRequest, PlainResponse } from './api-core.ts';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './env.ts';
 import type { ApiHandler, FetchHandler } from './handler.ts';
-import { checkBodyHeaders, parseJson } from './transport.ts';
+import { checkBodyHeaders, decodeBody } from './transport.ts';
 
 export interface RunningServer {
   /** The origin it listens on, e.g. `http://127.0.0.1:8787`. */
@@ -61,20 +61,14 @@ function isFastSearch(request: IncomingMessage): boolean {
   );
 }
 
-/** Reads a body whose length node:http enforces, after the core's header checks (415, 413). */
-function readNodeBody(request: IncomingMessage): Promise<unknown> {
+/** Reads a body's text whose length node:http enforces, after the core's header checks (415, 413). */
+function readNodeBody(request: IncomingMessage): Promise<string> {
   checkBodyHeaders(request.headers['content-type'], request.headers['content-length']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.once('error', reject);
-    request.once('end', () => {
-      try {
-        resolve(parseJson(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-      } catch (error) {
-        reject(error);
-      }
-    });
+    request.once('end', () => resolve(decodeBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))));
   });
 }
 
@@ -87,8 +81,11 @@ function writePlain(response: ServerResponse, plain: PlainResponse): void {
     response.writeHead(plain.status, plain.headers).end();
     return;
   }
-  plain.headers['content-length'] = String(Buffer.byteLength(plain.body));
-  response.writeHead(plain.status, plain.headers).end(plain.body);
+  // As bytes: node:http writes a Buffer with its headers in one writev, where a string is joined
+  // to the headers and encoded on the way out.
+  const bytes = Buffer.from(plain.body);
+  plain.headers['content-length'] = String(bytes.length);
+  response.writeHead(plain.status, plain.headers).end(bytes);
 }
 
 /** Writes an event stream chunk by chunk as it comes; a client that leaves cancels it (and the search). */

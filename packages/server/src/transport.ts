@@ -1,16 +1,21 @@
-import { issueMessage, MAX_BODY_BYTES } from '@openmates/contract';
-import { EngineError } from '@openmates/core';
+import { MAX_BODY_BYTES } from '@openmates/contract';
+import { EngineError, parseJsonBody } from '@openmates/core';
+
+/** Reads a JSON request body (`readBodyText`) and parses it; rejects with EngineError 415, 413 or 400. */
+export async function readJsonBody(request: Request, lengthEnforced = false): Promise<unknown> {
+  return parseJsonBody(await readBodyText(request, lengthEnforced));
+}
 
 /**
- * Reads a JSON request body under the 64 KiB limit, enforced while reading (a lying or absent
- * Content-Length cannot get past it). With `lengthEnforced` (the body comes through node:http,
- * whose parser never passes more than the declared Content-Length), a declared length within the
- * limit is read whole, without a web stream. Rejects with EngineError 415, 413 or 400.
+ * Reads a JSON request body's text under the 64 KiB limit, enforced while reading (a lying or
+ * absent Content-Length cannot get past it). With `lengthEnforced` (the body comes through
+ * node:http, whose parser never passes more than the declared Content-Length), a declared length
+ * within the limit is read whole, without a web stream. Rejects with EngineError 415 or 413.
  */
-export async function readJsonBody(request: Request, lengthEnforced = false): Promise<unknown> {
+export async function readBodyText(request: Request, lengthEnforced = false): Promise<string> {
   const length = request.headers.get('content-length');
   if (checkBodyHeaders(request.headers.get('content-type'), length) && lengthEnforced)
-    return parseJson(new Uint8Array(await request.arrayBuffer()));
+    return decodeBody(new Uint8Array(await request.arrayBuffer()));
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -26,7 +31,7 @@ export async function readJsonBody(request: Request, lengthEnforced = false): Pr
       chunks.push(value);
     }
   }
-  return parseJson(Buffer.concat(chunks));
+  return decodeBody(Buffer.concat(chunks));
 }
 
 /**
@@ -51,16 +56,9 @@ export function checkBodyHeaders(
 /** One decoder for the process: a `decode` without `stream` keeps no state from one call to the next. */
 const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
-/** Parses a body's bytes as JSON (UTF-8, lenient decoding); rejects with EngineError 400. */
-export function parseJson(bytes: Uint8Array): unknown {
-  const text = UTF8.decode(bytes);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new EngineError('invalid_request', 'Invalid request: the body is not valid JSON.', {
-      issues: [{ path: '', message: issueMessage('bodyNotJson') }],
-    });
-  }
+/** A body's bytes as text: UTF-8, lenient (malformed sequences become U+FFFD), a leading BOM dropped. */
+export function decodeBody(bytes: Uint8Array): string {
+  return UTF8.decode(bytes);
 }
 
 function tooLarge(): EngineError {
