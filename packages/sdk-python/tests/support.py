@@ -53,7 +53,8 @@ class Server:
         self._lines: List[Dict[str, object]] = []
         self._changed = threading.Condition()
         self._stderr: List[str] = []
-        threading.Thread(target=self._read_log, args=(self._process.stderr,), daemon=True).start()
+        self._log_reader = threading.Thread(target=self._read_log, args=(self._process.stderr,), daemon=True)
+        self._log_reader.start()
         first = cast(IO[bytes], self._process.stdout).readline()
         if not first:
             self._process.wait(WAIT)
@@ -63,7 +64,8 @@ class Server:
         self.canary = started["canary"]
         self._answers: "queue.Queue[Dict[str, object]]" = queue.Queue()
         self._commands = threading.Lock()
-        threading.Thread(target=self._read_answers, args=(self._process.stdout,), daemon=True).start()
+        self._answer_reader = threading.Thread(target=self._read_answers, args=(self._process.stdout,), daemon=True)
+        self._answer_reader.start()
 
     def _read_answers(self, stream: Optional[IO[bytes]]) -> None:
         for raw in cast(IO[bytes], stream):
@@ -141,7 +143,11 @@ class Server:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        # The process is gone: both readers reach the end of their pipe, then the pipes are closed.
+        self._answer_reader.join(WAIT)
+        self._log_reader.join(WAIT)
         cast(IO[bytes], self._process.stdout).close()
+        cast(IO[bytes], self._process.stderr).close()
 
 
 Handler = Callable[[socket.socket], None]
