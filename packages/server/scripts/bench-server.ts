@@ -119,7 +119,8 @@ interface MappedResult {
  * text hygiene, no URL checks, no budget, no fitting: the gap to it is what those cost.
  *
  * Beside it, the floor of the HTTP stack: a node:http server answering a fixed JSON body (the
- * server's own cache-hit answer, so of the same size) to every request.
+ * server's own cache-hit answer, so of the same size) to every request; and, for comparison, that
+ * floor reading and parsing the request body before it answers.
  */
 async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Promise<void> {
   const agent = new Agent({ keepAlive: true });
@@ -189,20 +190,32 @@ async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Pro
       .catch(() => send(res, 502, '{"error":"upstream"}'));
   });
   const floorBytes = Buffer.from(floorBody);
+  const answerFixed = (res: ServerResponse) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': floorBytes.length })
+      .end(floorBytes);
   const floor = createServer((req, res) => {
     req.resume();
-    req.once('end', () => {
-      res
-        .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': floorBytes.length })
-        .end(floorBytes);
-    });
+    req.once('end', () => answerFixed(res));
+  });
+  // For comparison, not a target: the floor that reads and parses the request body first.
+  const readingFloor = createServer((req, res) => {
+    readJson(req).then(
+      () => answerFixed(res),
+      () => send(res, 400, '{"error":"body"}'),
+    );
   });
   const listening = async (s: ReturnType<typeof createServer>) => {
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   };
   answerCpu();
-  process.send?.({ urls: { proxy: await listening(proxy), floor: await listening(floor) } } satisfies Message);
+  const urls = {
+    proxy: await listening(proxy),
+    floor: await listening(floor),
+    readingFloor: await listening(readingFloor),
+  };
+  process.send?.({ urls } satisfies Message);
 }
 
 function child(args: string[], profile = false): Promise<{ process: ChildProcess; message: Message }> {
@@ -374,7 +387,11 @@ async function main(): Promise<void> {
     await post(servers.replicaA as string, ONE);
     const reference = await child(['proxy', baseUrl, apiKey, hitBody]);
     children.push(reference.process);
-    const { proxy, floor } = urlsOf(reference.message) as { proxy: string; floor: string };
+    const { proxy, floor, readingFloor } = urlsOf(reference.message) as {
+      proxy: string;
+      floor: string;
+      readingFloor: string;
+    };
 
     const cpuRun = process.env.BENCH_CPU_RUN;
     if (cpuRun) {
@@ -446,7 +463,7 @@ async function main(): Promise<void> {
     });
     const hits = await alternate(
       withBaseline(
-        { floor, memoryHit: servers.memoryCached as string, redisHit: servers.replicaB as string },
+        { floor, readingFloor, memoryHit: servers.memoryCached as string, redisHit: servers.replicaB as string },
         'memoryCached',
       ),
       ONE,
@@ -490,7 +507,8 @@ latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            
 cache hits, the same request repeated, ${CONNECTIONS} connections (body ${Buffer.byteLength(hitBody)} bytes)
   node:http, fixed body (floor) ${rate(hits.floor)}
   server, hit in process        ${rate(hits.memoryHit)}   ${hitRatio.toFixed(2)}x   (target >= 0.80x: ${verdict(hitRatio >= 0.8)})
-  server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)${
+  server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)
+  node:http reading the body    ${rate(hits.readingFloor)}   ${ratio(hits.readingFloor, hits.floor)}x   (the floor, reading and parsing the request first; the hit in process ${ratio(hits.memoryHit, hits.readingFloor)}x of it)${
     hits.baseline
       ? `
   baseline, hit in process      ${rate(hits.baseline)}   ${ratio(hits.baseline, hits.floor)}x`
