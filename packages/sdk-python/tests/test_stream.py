@@ -27,6 +27,7 @@ from openmates import (
     SearchStream,
     ServiceUnavailableError,
 )
+from openmates._http_async import within
 from openmates.types import RequestId, SearchStreamEvent, WebSearchRequestItem
 
 from .support import WAIT, Proxy, Server, Tap, TlsFront, answering_server, clean_env, dropping_server
@@ -446,6 +447,32 @@ class AsyncStreamTest(StreamTestCase, unittest.IsolatedAsyncioTestCase):
             self.assertEqual(group_id(event), "fast")
             break
         self.assertEqual(await asyncio.to_thread(server.wait_for_aborted, 3), 3)
+
+
+class WithinTest(unittest.IsolatedAsyncioTestCase):
+    """The async transport's deadline: the caller's cancellation always wins (Python 3.11's
+    `asyncio.wait_for` returned a result that arrived together with it, and the cancelled task went
+    on reading its stream until the server's provider timeout)."""
+
+    async def test_a_cancellation_that_arrives_with_the_result_is_raised_and_the_result_discarded(self) -> None:
+        answer: "asyncio.Future[str]" = asyncio.get_running_loop().create_future()
+        discarded: List[str] = []
+        waiting = asyncio.ensure_future(within(answer, WAIT, discarded.append))
+        await asyncio.sleep(0)  # one turn of the loop: `waiting` now waits for `answer`
+        answer.set_result("the answer")
+        waiting.cancel()
+        with self.assertRaises(asyncio.CancelledError):
+            await waiting
+        self.assertEqual(discarded, ["the answer"])
+
+    async def test_a_result_in_time_is_returned_and_a_late_one_times_out(self) -> None:
+        answer: "asyncio.Future[str]" = asyncio.get_running_loop().create_future()
+        answer.set_result("the answer")
+        self.assertEqual(await within(answer, WAIT), "the answer")
+        never: "asyncio.Future[str]" = asyncio.get_running_loop().create_future()
+        with self.assertRaises(asyncio.TimeoutError):
+            await within(never, 0.01)
+        self.assertTrue(never.cancelled())
 
 
 if __name__ == "__main__":

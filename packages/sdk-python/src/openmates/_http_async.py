@@ -2,15 +2,15 @@
 
 HTTP/1.1 is written and read here directly (the standard library has no asyncio HTTP client): a
 request with `Connection: close`, then a status line, headers, and a body framed by
-`Content-Length`, chunked transfer coding or the end of the connection. The attempt runs under
-`asyncio.wait_for`; on the deadline or on the caller's cancellation the `finally` aborts the
+`Content-Length`, chunked transfer coding or the end of the connection. The attempt runs under a
+deadline (`within`); on the deadline or on the caller's cancellation the `finally` aborts the
 transport, so the connection is closed at once, never left to the garbage collector.
 """
 
 import asyncio
 import socket
 import ssl
-from typing import AsyncIterator, Dict, Optional, Tuple, Union
+from typing import AsyncIterator, Awaitable, Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from ._base_client import Endpoint, PreparedRequest, Proxy, RawResponse, is_event_stream
 from ._exceptions import APIConnectionError, APITimeoutError
@@ -41,6 +41,35 @@ class _ProtocolError(Exception):
 
 _ERRORS = (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, _ProtocolError)
 
+T = TypeVar("T")
+
+
+def _keep(_: object) -> None:
+    """A late result that holds nothing to release."""
+
+
+async def within(awaitable: Awaitable[T], timeout: float, discard: Callable[[T], None] = _keep) -> T:
+    """`asyncio.wait_for(awaitable, timeout)`, except that the caller's cancellation always wins.
+    Before Python 3.12, `wait_for` returned the result when it arrived together with the
+    cancellation, and the cancellation was lost: a task cancelled while it read an event stream
+    went on reading. Here the cancellation is raised, and a result that arrived with it is handed
+    to `discard` (to close what it holds). On the deadline, raises `asyncio.TimeoutError`."""
+    task = asyncio.ensure_future(awaitable)
+    try:
+        await asyncio.wait({task}, timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        await asyncio.wait({task})
+        if not task.cancelled() and task.exception() is None:
+            discard(task.result())
+        raise
+    if not task.done():
+        task.cancel()
+        await asyncio.wait({task})
+        if task.cancelled():
+            raise asyncio.TimeoutError
+    return task.result()
+
 
 class StreamBody:
     """An event stream as it arrives: the answer's headers, then its body one read at a time.
@@ -61,7 +90,7 @@ class StreamBody:
         if self._closed:
             return b""
         try:
-            return await asyncio.wait_for(self._chunks.__anext__(), self._timeout)
+            return await within(self._chunks.__anext__(), self._timeout)
         except StopAsyncIteration:
             return b""
         except asyncio.TimeoutError:
@@ -81,11 +110,17 @@ async def _exchange(
     request: PreparedRequest, timeout: float, ssl_context: Optional[ssl.SSLContext], *, stream: bool
 ) -> Union[RawResponse, StreamBody]:
     try:
-        return await asyncio.wait_for(_attempt(request, ssl_context, timeout, stream), timeout)
+        return await within(_attempt(request, ssl_context, timeout, stream), timeout, _close)
     except asyncio.TimeoutError:
         raise APITimeoutError(timeout) from None
     except _ERRORS as error:
         raise APIConnectionError(cause=error) from None
+
+
+def _close(answer: Union[RawResponse, StreamBody]) -> None:
+    """Closes an answer nobody will read (its caller was cancelled as it arrived)."""
+    if isinstance(answer, StreamBody):
+        answer.close()
 
 
 async def _attempt(
