@@ -12,6 +12,7 @@ import ssl
 import subprocess
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable, Dict, List, Mapping, Optional, Tuple, cast
 
@@ -148,6 +149,17 @@ class Server:
         self._log_reader.join(WAIT)
         cast(IO[bytes], self._process.stdout).close()
         cast(IO[bytes], self._process.stderr).close()
+
+
+def start_servers(configs: Mapping[str, Mapping[str, str]]) -> Dict[str, Server]:
+    """A `Server` for each named environment, started side by side."""
+    with ThreadPoolExecutor(len(configs)) as pool:
+        return dict(zip(configs, pool.map(Server, configs.values())))
+
+
+def close_servers(servers: Mapping[str, Server]) -> None:
+    for server in servers.values():
+        server.close()
 
 
 Handler = Callable[[socket.socket], None]

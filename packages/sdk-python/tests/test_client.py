@@ -11,7 +11,6 @@ import re
 import ssl
 import tempfile
 import unittest
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 from unittest import mock
@@ -45,9 +44,11 @@ from .support import (
     answering_server,
     chunked_server,
     clean_env,
+    close_servers,
     closed_port,
     dropping_server,
     holding_server,
+    start_servers,
     trickling_server,
 )
 
@@ -73,14 +74,11 @@ def setUpModule() -> None:
         # The local index under a regular file cannot be opened: each search is a 503 not_configured.
         "broken": {"OPENMATES_PROVIDER": "local", "OPENMATES_INDEX": str(not_a_directory / "index.db")},
     }
-    with ThreadPoolExecutor(len(configs)) as pool:
-        for name, server in zip(configs, pool.map(Server, configs.values())):
-            _servers[name] = server
+    _servers.update(start_servers(configs))
 
 
 def tearDownModule() -> None:
-    for server in _servers.values():
-        server.close()
+    close_servers(_servers)
     _tmp.cleanup()
     _environment.stop()
 

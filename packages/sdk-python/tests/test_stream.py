@@ -10,7 +10,6 @@ import os
 import ssl
 import threading
 import unittest
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping
 from unittest import mock
 
@@ -30,7 +29,18 @@ from openmates import (
 from openmates._http_async import within
 from openmates.types import RequestId, SearchStreamEvent, WebSearchRequestItem
 
-from .support import WAIT, Proxy, Server, Tap, TlsFront, answering_server, clean_env, dropping_server
+from .support import (
+    WAIT,
+    Proxy,
+    Server,
+    Tap,
+    TlsFront,
+    answering_server,
+    clean_env,
+    close_servers,
+    dropping_server,
+    start_servers,
+)
 
 KEY = "py-stream-test-key-8d2e4a6c1f0b"
 
@@ -49,14 +59,11 @@ def setUpModule() -> None:
         # The local index under a regular file cannot be opened: the stream ends with an error event.
         "broken": {"OPENMATES_PROVIDER": "local", "OPENMATES_INDEX": os.path.abspath(__file__) + "/index.db"},
     }
-    with ThreadPoolExecutor(len(configs)) as pool:
-        for name, server in zip(configs, pool.map(Server, configs.values())):
-            _servers[name] = server
+    _servers.update(start_servers(configs))
 
 
 def tearDownModule() -> None:
-    for server in _servers.values():
-        server.close()
+    close_servers(_servers)
     _environment.stop()
 
 
