@@ -244,18 +244,26 @@ describe('fitResponse properties', () => {
     );
   });
 
+  /**
+   * `fitResponseJson(input)` hands back the JSON of exactly the response it fitted, and that
+   * response is what `fitResponse(reference)` fits; or it refuses with ResponseTooLargeError.
+   */
+  function expectJsonOfFitted(input: WebSearchResponse, reference: WebSearchResponse, maxBytes: number): void {
+    let fitted: { response: WebSearchResponse; json: string };
+    try {
+      fitted = fitResponseJson(input, maxBytes);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      return;
+    }
+    expect(fitted.json).toBe(JSON.stringify(fitted.response));
+    expect(fitted.response).toEqual(fitResponse(reference, maxBytes));
+  }
+
   it('hands back the JSON of exactly the response it fitted', () => {
     fc.assert(
       fc.property(caseArb, ([response, maxBytes]) => {
-        let fitted: { response: WebSearchResponse; json: string };
-        try {
-          fitted = fitResponseJson(response, maxBytes);
-        } catch (error) {
-          expect(error).toBeInstanceOf(ResponseTooLargeError);
-          return;
-        }
-        expect(fitted.json).toBe(JSON.stringify(fitted.response));
-        expect(fitted.response).toEqual(fitResponse(response, maxBytes));
+        expectJsonOfFitted(response, response, maxBytes);
       }),
       { numRuns: 300 },
     );
@@ -278,15 +286,7 @@ describe('fitResponse properties', () => {
           })),
         };
         expect(responseJson(remembered)).toBe(JSON.stringify(remembered));
-        let fitted: { response: WebSearchResponse; json: string };
-        try {
-          fitted = fitResponseJson(remembered, maxBytes);
-        } catch (error) {
-          expect(error).toBeInstanceOf(ResponseTooLargeError);
-          return;
-        }
-        expect(fitted.json).toBe(JSON.stringify(fitted.response));
-        expect(fitted.response).toEqual(fitResponse(response, maxBytes));
+        expectJsonOfFitted(remembered, response, maxBytes);
       }),
       { numRuns: 300 },
     );
