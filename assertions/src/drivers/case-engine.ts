@@ -2,20 +2,26 @@ import {
   createConfiguredProvider,
   createEngine,
   createLogger,
+  createUndiciGetClient,
   type Engine,
+  type HttpGetClientFactory,
   lineCollector,
   loadConfig,
 } from '@openmates/core';
 import { createHandler, listen, loadServerConfig, type NodeFallback, type RunningServer } from '@openmates/server';
 import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 
-/** An engine configured from a case's environment, with every log line captured for the transcript. */
-export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
+/**
+ * An engine configured from a case's environment, with every log line captured for the transcript;
+ * its provider calls out with `http` when given (as `openmates serve` does), else with node:http (as
+ * the CLI does).
+ */
+export function caseEngine(env: Record<string, string>, logs: string[], http?: HttpGetClientFactory): Engine {
   const config = loadConfig(env);
   const destination = lineCollector(logs);
   // Redaction is the engine's own: the logger gets the identity, so a leak would show in the transcript.
   const logger = createLogger({ level: 'info', redact: (s) => s, destination });
-  return createEngine({ config, provider: createConfiguredProvider(config), logger });
+  return createEngine({ config, provider: createConfiguredProvider(config, http ? { http } : {}), logger });
 }
 
 export interface CaseServer {
@@ -40,7 +46,7 @@ export async function startCaseServer(
   wire?: WireRewrite,
 ): Promise<CaseServer> {
   const logs: string[] = [];
-  const engine = caseEngine(env, logs);
+  const engine = caseEngine(env, logs, createUndiciGetClient);
   const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
   const server: RunningServer = await listen(handler, {
     host: '127.0.0.1',

@@ -72,7 +72,8 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
     const metrics = server.createServerMetrics?.();
     const engine = core.createEngine({
       config,
-      provider: core.createConfiguredProvider(config),
+      // The provider's HTTP client as `openmates serve` gives it (node:http in a tree from before).
+      provider: core.createConfiguredProvider(config, { http: core.createUndiciGetClient }),
       ...(metrics ? { observer: metrics.engine } : {}),
       ...(redis ? { redis } : {}),
     });

@@ -3,6 +3,7 @@ import {
   createConfiguredProvider,
   createEngine,
   createLogger,
+  createUndiciGetClient,
   type Engine,
   type EngineObserver,
   lineCollector,
@@ -49,7 +50,8 @@ export function testEngine(
   const destination = lineCollector(logs);
   const engine = createEngine({
     config,
-    provider: provider ?? createConfiguredProvider(config),
+    // The HTTP client `openmates serve` gives its provider.
+    provider: provider ?? createConfiguredProvider(config, { http: createUndiciGetClient }),
     // The engine's own redaction stays on: tests prove that secrets never leave, logs included.
     logger: createLogger({ level: 'info', redact: (s) => s.replaceAll(brave.apiKey, '[redacted]'), destination }),
     sleep: async () => {},

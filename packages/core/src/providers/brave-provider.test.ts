@@ -1,10 +1,13 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../provider.ts';
 import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './brave-provider.ts';
+import { createHttpGetClient } from './http-get.ts';
+import { createUndiciGetClient } from './http-get-undici.ts';
 
 let fixture: BraveFixture;
 
@@ -329,17 +332,6 @@ describe('Brave provider: errors', () => {
     }
   });
 
-  it('a connection refused is provider_unavailable', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
-    const error = await providerFailure(brave.search(query('x'), context().context));
-    expect(error.code).toBe('provider_unavailable');
-    expect(error.message).toBe('Brave Search could not be reached.');
-  });
-
   it('rethrows the engine’s abort as is, for the engine to map', async () => {
     const controller = new AbortController();
     const pending = failure(provider().search(query('slow'), context(controller.signal).context));
@@ -357,7 +349,13 @@ describe('Brave provider: errors', () => {
   });
 });
 
-describe('Brave provider: the connection', () => {
+// Both HTTP clients a provider is given: node:http (the CLI's) and undici's pool (`openmates serve`'s).
+// undici's pool opens a second connection for a call made in the same turn as the previous one's
+// end (the first has not reported itself free yet), then reuses those two.
+describe.each([
+  ['node:http', createHttpGetClient, 1],
+  ['undici', createUndiciGetClient, 2],
+] as const)('Brave provider: the connection (%s)', (_name, http, sequentialConnections) => {
   const ANSWER = JSON.stringify({ type: 'search', web: { results: [{ title: 't', url: 'https://example.com/' }] } });
 
   /** A one-off upstream on 127.0.0.1 answering with `listener`; counts its connections. */
@@ -370,7 +368,7 @@ describe('Brave provider: the connection', () => {
     server.on('request', (req) => state.requests.push(req.url ?? ''));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1`, http });
     return {
       server,
       state,
@@ -383,17 +381,28 @@ describe('Brave provider: the connection', () => {
     };
   }
 
+  it('a connection refused is provider_unavailable', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1`, http });
+    const error = await providerFailure(brave.search(query('x'), context().context));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.message).toBe('Brave Search could not be reached.');
+  });
+
   it('reuses one kept-alive connection across calls, and closes it with the provider', async () => {
     const up = await upstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(ANSWER);
     });
     try {
-      for (let i = 0; i < 3; i += 1) {
+      for (let i = 0; i < 5; i += 1) {
         const answer = await up.brave.search(query('x'), context().context);
         expect(answer.candidates).toHaveLength(1);
       }
-      expect(up.state.connections).toBe(1);
+      expect(up.state.connections).toBe(sequentialConnections);
     } finally {
       await up.close();
     }
@@ -409,6 +418,29 @@ describe('Brave provider: the connection', () => {
       up.server.closeIdleConnections();
       const answer = await up.brave.search(query('x'), context().context);
       expect(answer.candidates).toHaveLength(1);
+      expect(up.state.connections).toBe(2);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('sends the GET once more on a fresh connection when a reused one closes without answering', async () => {
+    // The race of a server closing an idle connection as a request is sent on it.
+    const served = new WeakMap<object, number>();
+    const up = await upstream((req, res) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (count > 1) return req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ANSWER);
+    });
+    try {
+      await up.brave.search(query('x'), context().context);
+      // Both clients take the idle connection once the previous answer has freed it.
+      await new Promise((resolve) => setImmediate(resolve));
+      const answer = await up.brave.search(query('x'), context().context);
+      expect(answer.candidates).toHaveLength(1);
+      expect(up.state.requests).toHaveLength(3);
       expect(up.state.connections).toBe(2);
     } finally {
       await up.close();
@@ -453,6 +485,26 @@ describe('Brave provider: the connection', () => {
       } finally {
         await up.close();
       }
+    }
+  });
+
+  it('reads a gzip answer, and refuses one over 4 MiB once decoded', async () => {
+    const small = gzipSync(ANSWER);
+    const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024 + 1, 0x20));
+    let body = small;
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(body);
+    });
+    try {
+      const answer = await up.brave.search(query('x'), context().context);
+      expect(answer.candidates).toHaveLength(1);
+      body = bomb;
+      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      expect(error.code).toBe('provider_error');
+      expect(error.message).toBe('Brave Search sent an answer too large to read.');
+    } finally {
+      await up.close();
     }
   });
 

@@ -18,7 +18,13 @@ import {
   type SearchProvider,
 } from '../provider.ts';
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './brave-languages.ts';
-import { type BodyFailure, createHttpGetClient, type HttpAnswer, type HttpGetClient } from './http-get.ts';
+import {
+  type BodyFailure,
+  createHttpGetClient,
+  type HttpAnswer,
+  type HttpGetClient,
+  type HttpGetClientFactory,
+} from './http-get.ts';
 
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com/res/v1';
@@ -49,6 +55,8 @@ export interface BraveProviderConfig {
    * the search fails with `provider_timeout` (default: none, the engine's signal decides).
    */
   timeoutMs?: number;
+  /** Makes the HTTP client it calls its origin with (default `createHttpGetClient`, node:http). */
+  http?: HttpGetClientFactory;
 }
 
 /** One of Brave's web results: the fields we read, each still untrusted (hygiene is the engine's). */
@@ -116,7 +124,7 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   async function call(params: URLSearchParams, signal: AbortSignal, context: ProviderContext, retries: number) {
     const url = new URL(endpoint);
     url.search = params.toString();
-    client ??= createHttpGetClient(endpoint);
+    client ??= (config.http ?? createHttpGetClient)(endpoint);
     for (let attempt = 0; ; attempt += 1) {
       let response: HttpAnswer;
       try {

@@ -1,4 +1,5 @@
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /** An answer's status line and headers; its body is read (or discarded) through `HttpGetClient`. */
 export interface HttpAnswer {
@@ -6,7 +7,7 @@ export interface HttpAnswer {
   /** A header's value (repeated headers joined with `, `, as `Headers.get` does), or null. */
   header(name: string): string | null;
   /** The body, not read yet. */
-  readonly body: IncomingMessage;
+  readonly body: Readable;
 }
 
 /** Why reading a body stopped early. */
@@ -31,6 +32,12 @@ export interface HttpGetClient {
   close(): void;
 }
 
+/**
+ * Makes the client a provider calls its origin with. Providers use `createHttpGetClient`
+ * (node:http) unless given another: `openmates serve` gives `createUndiciGetClient`.
+ */
+export type HttpGetClientFactory = (origin: URL) => HttpGetClient;
+
 // Bodies we drop (429s, wrong content types) are small; draining them keeps the connection.
 const DRAIN_LIMIT = 64 * 1024;
 
@@ -50,11 +57,7 @@ export function createHttpGetClient(origin: URL): HttpGetClient {
       const request = http.request(url, { method: 'GET', headers, agent, signal }, (response) => {
         const answer: HttpAnswer = {
           status: response.statusCode ?? 0,
-          header(name) {
-            const value = response.headers[name.toLowerCase()];
-            if (value === undefined) return null;
-            return Array.isArray(value) ? value.join(', ') : value;
-          },
+          header: (name) => joinedHeader(response.headers[name.toLowerCase()]),
           body: response,
         };
         resolve({ answer, reused: request.reusedSocket });
@@ -78,79 +81,96 @@ export function createHttpGetClient(origin: URL): HttpGetClient {
         throw outcome.error;
       }
     },
-
-    readText(answer, maxBytes, signal) {
-      const body = answer.body;
-      if (Number(answer.header('content-length') ?? 0) > maxBytes) {
-        body.destroy();
-        return Promise.reject<string>('too_large' satisfies BodyFailure);
-      }
-      const encoding = answer.header('content-encoding')?.trim().toLowerCase();
-      // Only a provider that asks for compression gets it (SearXNG's limiter wants gzip offered).
-      const zlib =
-        encoding === 'gzip' || encoding === 'deflate'
-          ? (process.getBuiltinModule('node:zlib') as typeof import('node:zlib'))
-          : undefined;
-      const decoder = zlib && (encoding === 'gzip' ? zlib.createGunzip() : zlib.createInflate());
-      const source = decoder ? body.pipe(decoder) : body;
-      return new Promise<string>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const fail = (why: BodyFailure) => {
-          cleanup();
-          body.destroy();
-          decoder?.destroy();
-          reject(signal.aborted ? signal.reason : why);
-        };
-        const onData = (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > maxBytes) fail('too_large');
-          else chunks.push(chunk);
-        };
-        const onEnd = () => {
-          cleanup();
-          if (signal.aborted) reject(signal.reason);
-          else
-            resolve(
-              chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-            );
-        };
-        const onClosed = () => fail('closed');
-        const onAbort = () => fail('closed');
-        function cleanup() {
-          source.off('data', onData);
-          source.off('end', onEnd);
-          source.off('error', onClosed);
-          body.off('error', onClosed);
-          body.off('aborted', onClosed);
-          body.off('close', onClose);
-          signal.removeEventListener('abort', onAbort);
-        }
-        // 'close' before 'end' means the connection went away mid-answer.
-        const onClose = () => {
-          if (!body.complete) fail('closed');
-        };
-        if (signal.aborted) return fail('closed');
-        signal.addEventListener('abort', onAbort, { once: true });
-        source.on('data', onData);
-        source.once('end', onEnd);
-        source.once('error', onClosed);
-        if (decoder) body.once('error', onClosed);
-        body.once('aborted', onClosed);
-        body.once('close', onClose);
-      });
-    },
-
-    discard(answer) {
-      const length = Number(answer.header('content-length') ?? Number.NaN);
-      if (Number.isFinite(length) && length <= DRAIN_LIMIT) {
-        answer.body.on('error', () => {});
-        answer.body.resume();
-      } else answer.body.destroy();
-    },
-
+    // 'close' before the whole message means the connection went away mid-answer.
+    readText: (answer, maxBytes, signal) =>
+      readBodyText(answer, maxBytes, signal, () => (answer.body as IncomingMessage).complete),
+    discard: discardBody,
     close() {
       agent.destroy();
     },
   };
+}
+
+/** A header's value as `HttpAnswer.header` gives it: repeats joined with `, `, absent as null. */
+export function joinedHeader(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * `HttpGetClient.readText` for a body that is a node stream: `whole()` says, when the body closes,
+ * whether it had all arrived (else the connection went away mid-answer).
+ */
+export function readBodyText(answer: HttpAnswer, maxBytes: number, signal: AbortSignal, whole: () => boolean) {
+  const body = answer.body;
+  if (Number(answer.header('content-length') ?? 0) > maxBytes) {
+    drop(body);
+    return Promise.reject<string>('too_large' satisfies BodyFailure);
+  }
+  const encoding = answer.header('content-encoding')?.trim().toLowerCase();
+  // Only a provider that asks for compression gets it (SearXNG's limiter wants gzip offered).
+  const zlib =
+    encoding === 'gzip' || encoding === 'deflate'
+      ? (process.getBuiltinModule('node:zlib') as typeof import('node:zlib'))
+      : undefined;
+  const decoder = zlib && (encoding === 'gzip' ? zlib.createGunzip() : zlib.createInflate());
+  const source = decoder ? body.pipe(decoder) : body;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (why: BodyFailure) => {
+      cleanup();
+      drop(body);
+      decoder?.destroy();
+      reject(signal.aborted ? signal.reason : why);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) fail('too_large');
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      if (signal.aborted) reject(signal.reason);
+      else
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onClosed = () => fail('closed');
+    const onAbort = () => fail('closed');
+    const onClose = () => {
+      if (!whole()) fail('closed');
+    };
+    function cleanup() {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onClosed);
+      body.off('error', onClosed);
+      body.off('aborted', onClosed);
+      body.off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (signal.aborted) return fail('closed');
+    signal.addEventListener('abort', onAbort, { once: true });
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onClosed);
+    if (decoder) body.once('error', onClosed);
+    body.once('aborted', onClosed);
+    body.once('close', onClose);
+  });
+}
+
+/** `HttpGetClient.discard` for a body that is a node stream. */
+export function discardBody(answer: HttpAnswer): void {
+  const length = Number(answer.header('content-length') ?? Number.NaN);
+  if (Number.isFinite(length) && length <= DRAIN_LIMIT) {
+    answer.body.on('error', () => {});
+    answer.body.resume();
+  } else drop(answer.body);
+}
+
+/** Destroys a body nobody reads any more (undici's then reports an abort error nobody needs). */
+function drop(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }

@@ -1,5 +1,7 @@
 export * from './brave-languages.ts';
 export * from './brave-provider.ts';
+export { createHttpGetClient, type HttpGetClientFactory } from './http-get.ts';
+export { createUndiciGetClient, loadUndici } from './http-get-undici.ts';
 export * from './local/index.ts';
 export * from './openai-config.ts';
 export * from './openai-probe.ts';

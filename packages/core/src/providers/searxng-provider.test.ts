@@ -12,6 +12,8 @@ import { createEngine } from '../engine.ts';
 import { createRedactor } from '../hygiene/index.ts';
 import { createLogger, lineCollector } from '../logger.ts';
 import { type ProviderContext, ProviderError, type ProviderQuery } from '../provider.ts';
+import { createHttpGetClient } from './http-get.ts';
+import { createUndiciGetClient } from './http-get-undici.ts';
 import { createConfiguredProvider } from './registry.ts';
 import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './searxng-provider.ts';
 
@@ -102,13 +104,19 @@ describe('SearXNG provider: requests', () => {
     expect(searchPages().map((r) => r.query.safesearch)).toEqual(['0', '1', '2']);
   });
 
-  it('passes the limiter’s header checks and reads a gzip answer', async () => {
+  // With both HTTP clients: node:http (the CLI's) and undici's pool (`openmates serve`'s).
+  it.each([
+    ['node:http', createHttpGetClient],
+    ['undici', createUndiciGetClient],
+  ])('passes the limiter’s header checks and reads a gzip answer (%s)', async (_name, http) => {
     const zipped = await startSearxngFixture({ limiter: true, compress: true });
+    const config = loadConfig({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: zipped.baseUrl });
+    const searxng = createConfiguredProvider(config, { http });
     try {
-      const config = loadConfig({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: zipped.baseUrl });
-      const answer = await createConfiguredProvider(config).search(query('rust'), context());
+      const answer = await searxng.search(query('rust'), context());
       expect(answer.candidates.map((c) => c.url)).toEqual(expectedSearxngResults('rust', 1, 10).map((r) => r.url));
     } finally {
+      await searxng.close?.();
       await zipped.close();
     }
   });

@@ -10,7 +10,13 @@ import {
   type RawCandidate,
   type SearchProvider,
 } from '../provider.ts';
-import { type BodyFailure, createHttpGetClient, type HttpAnswer, type HttpGetClient } from './http-get.ts';
+import {
+  type BodyFailure,
+  createHttpGetClient,
+  type HttpAnswer,
+  type HttpGetClient,
+  type HttpGetClientFactory,
+} from './http-get.ts';
 
 /**
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
@@ -35,6 +41,8 @@ export interface SearxngProviderConfig {
   password?: string;
   /** Sent as `User-Agent` (default `openmates-web-search`); SearXNG's limiter blocks an empty one. */
   userAgent?: string;
+  /** Makes the HTTP client it calls its origin with (default `createHttpGetClient`, node:http). */
+  http?: HttpGetClientFactory;
 }
 
 /** The parts of SearXNG's JSON answer we read (`searx/webutils.py` get_json_response); all untrusted. */
@@ -108,7 +116,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
 
   let client: HttpGetClient | undefined;
   // Created on the first call, so that building the provider opens nothing.
-  const http = (): HttpGetClient => (client ??= createHttpGetClient(endpoint));
+  const http = (): HttpGetClient => (client ??= (config.http ?? createHttpGetClient)(endpoint));
 
   async function get(url: URL, signal: AbortSignal): Promise<HttpAnswer> {
     try {
