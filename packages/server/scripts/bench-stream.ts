@@ -6,7 +6,13 @@
 // sending the answer, a few ms on a loopback socket); the ratio to the bare delay is printed too.
 // Run with `pnpm bench:stream`; it never fails a build.
 import { PATHS } from '@openmates/contract';
-import { createConfiguredProvider, createEngine, createLogger, loadConfig } from '@openmates/core';
+import {
+  createConfiguredProvider,
+  createEngine,
+  createLogger,
+  createUndiciGetClient,
+  loadConfig,
+} from '@openmates/core';
 import { startBraveFixture } from '@openmates/fixtures';
 import { createParser } from 'eventsource-parser';
 import { createHandler, listen, loadServerConfig } from '../src/index.ts';
@@ -24,7 +30,8 @@ const config = loadConfig({
 });
 const engine = createEngine({
   config,
-  provider: createConfiguredProvider(config),
+  // The provider's HTTP client as `openmates serve` gives it.
+  provider: createConfiguredProvider(config, { http: createUndiciGetClient }),
   logger: createLogger({ level: 'silent', redact: (s) => s }),
 });
 const server = await listen(
