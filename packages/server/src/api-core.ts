@@ -8,6 +8,7 @@ import {
   searchStatus,
 } from '@openmates/contract';
 import { type Engine, EngineError, errorResponse, type Logger, parseJsonBody } from '@openmates/core';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createAuthenticator } from './auth.ts';
@@ -135,6 +136,19 @@ export function createApiCore(
   let draining = false;
   const authenticate = createAuthenticator(config.apiKeys);
   const limiter = createLimiter(engine, config.rateLimitPerMin);
+  // In Redis an identity is an HMAC: neither keys nor addresses are stored. One costs about 20 µs
+  // on a busy server and every request needs one, so the identities seen lately keep theirs.
+  const limitKeys = new LRUCache<string, string>({ max: 4096 });
+  const limitKey = (identity: string): string => {
+    const redis = engine.redis;
+    if (!redis) return identity;
+    let key = limitKeys.get(identity);
+    if (key === undefined) {
+      key = redis.hmac('limit', identity);
+      limitKeys.set(identity, key);
+    }
+    return key;
+  };
   // openmates_redis_up follows the engine's Redis link (0 without one).
   if (engine.redis) {
     metrics.setRedisUp(engine.redis.state === 'ok');
@@ -157,8 +171,7 @@ export function createApiCore(
     if (!limiter) return;
     const identity = key ?? clientAddress(remoteAddress, forwardedFor, config.trustProxy) ?? 'anonymous';
     try {
-      // In Redis an identity is an HMAC: neither keys nor addresses are stored.
-      await limiter.consume(engine.redis ? engine.redis.hmac('limit', identity) : identity);
+      await limiter.consume(limitKey(identity));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       metrics.rateLimited();
