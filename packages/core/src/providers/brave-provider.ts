@@ -20,10 +20,10 @@ import {
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './brave-languages.ts';
 import {
   type BodyFailure,
-  createHttpGetClient,
   type HttpAnswer,
   type HttpGetClient,
   type HttpGetClientFactory,
+  lazyHttpGetClient,
 } from './http-get.ts';
 
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
@@ -119,12 +119,12 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const recipient = endpoint.host;
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
 
-  let client: HttpGetClient | undefined;
+  const http = lazyHttpGetClient(endpoint, config.http);
 
   async function call(params: URLSearchParams, signal: AbortSignal, context: ProviderContext, retries: number) {
     const url = new URL(endpoint);
     url.search = params.toString();
-    client ??= (config.http ?? createHttpGetClient)(endpoint);
+    const client = http.get();
     for (let attempt = 0; ; attempt += 1) {
       let response: HttpAnswer;
       try {
@@ -244,10 +244,7 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
       }
     },
 
-    close() {
-      client?.close();
-      client = undefined;
-    },
+    close: http.close,
 
     async doctor(context: ProviderContext): Promise<DoctorCheck[]> {
       const name = 'Brave Search API key';

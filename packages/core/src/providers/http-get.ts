@@ -38,6 +38,24 @@ export interface HttpGetClient {
  */
 export type HttpGetClientFactory = (origin: URL) => HttpGetClient;
 
+/**
+ * A provider's client for `origin`, made by `factory` (default `createHttpGetClient`) on first use,
+ * so that building a provider opens nothing; `close` ends it (the next use makes another).
+ */
+export function lazyHttpGetClient(
+  origin: URL,
+  factory: HttpGetClientFactory = createHttpGetClient,
+): { get(): HttpGetClient; close(): void } {
+  let client: HttpGetClient | undefined;
+  return {
+    get: () => (client ??= factory(origin)),
+    close() {
+      client?.close();
+      client = undefined;
+    },
+  };
+}
+
 // Bodies we drop (429s, wrong content types) are small; draining them keeps the connection.
 const DRAIN_LIMIT = 64 * 1024;
 

@@ -10,13 +10,7 @@ import {
   type RawCandidate,
   type SearchProvider,
 } from '../provider.ts';
-import {
-  type BodyFailure,
-  createHttpGetClient,
-  type HttpAnswer,
-  type HttpGetClient,
-  type HttpGetClientFactory,
-} from './http-get.ts';
+import { type BodyFailure, type HttpAnswer, type HttpGetClientFactory, lazyHttpGetClient } from './http-get.ts';
 
 /**
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
@@ -114,9 +108,8 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
   if (config.username !== undefined || config.password !== undefined)
     headers.Authorization = basicAuthorization(config.username ?? '', config.password ?? '');
 
-  let client: HttpGetClient | undefined;
-  // Created on the first call, so that building the provider opens nothing.
-  const http = (): HttpGetClient => (client ??= (config.http ?? createHttpGetClient)(endpoint));
+  const client = lazyHttpGetClient(endpoint, config.http);
+  const http = client.get;
 
   async function get(url: URL, signal: AbortSignal): Promise<HttpAnswer> {
     try {
@@ -240,10 +233,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
 
     search,
 
-    close() {
-      client?.close();
-      client = undefined;
-    },
+    close: client.close,
 
     async doctor(context: ProviderContext): Promise<DoctorCheck[]> {
       return doctorChecks(context.signal);
