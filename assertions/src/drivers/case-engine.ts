@@ -2,26 +2,36 @@ import {
   createConfiguredProvider,
   createEngine,
   createLogger,
-  createUndiciGetClient,
   type Engine,
-  type HttpGetClientFactory,
+  type EngineConfig,
   lineCollector,
   loadConfig,
+  type SearchProvider,
 } from '@openmates/core';
-import { createHandler, listen, loadServerConfig, type NodeFallback, type RunningServer } from '@openmates/server';
+import {
+  createHandler,
+  createServerProvider,
+  listen,
+  loadServerConfig,
+  type NodeFallback,
+  type RunningServer,
+} from '@openmates/server';
 import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 
 /**
  * An engine configured from a case's environment, with every log line captured for the transcript;
- * its provider calls out with `http` when given (as `openmates serve` does), else with node:http (as
- * the CLI does).
+ * its provider built by `makeProvider` (the CLI's way by default; a server's is `createServerProvider`).
  */
-export function caseEngine(env: Record<string, string>, logs: string[], http?: HttpGetClientFactory): Engine {
+export function caseEngine(
+  env: Record<string, string>,
+  logs: string[],
+  makeProvider: (config: EngineConfig) => SearchProvider = createConfiguredProvider,
+): Engine {
   const config = loadConfig(env);
   const destination = lineCollector(logs);
   // Redaction is the engine's own: the logger gets the identity, so a leak would show in the transcript.
   const logger = createLogger({ level: 'info', redact: (s) => s, destination });
-  return createEngine({ config, provider: createConfiguredProvider(config, http ? { http } : {}), logger });
+  return createEngine({ config, provider: makeProvider(config), logger });
 }
 
 export interface CaseServer {
@@ -46,7 +56,7 @@ export async function startCaseServer(
   wire?: WireRewrite,
 ): Promise<CaseServer> {
   const logs: string[] = [];
-  const engine = caseEngine(env, logs, createUndiciGetClient);
+  const engine = caseEngine(env, logs, createServerProvider);
   const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
   const server: RunningServer = await listen(handler, {
     host: '127.0.0.1',

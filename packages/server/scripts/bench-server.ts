@@ -72,8 +72,8 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
     const metrics = server.createServerMetrics?.();
     const engine = core.createEngine({
       config,
-      // The provider's HTTP client as `openmates serve` gives it (node:http in a tree from before).
-      provider: core.createConfiguredProvider(config, { http: core.createUndiciGetClient }),
+      // The provider as `openmates serve` builds it (a tree from before the seventh round: node:http).
+      provider: server.createServerProvider?.(config) ?? core.createConfiguredProvider(config),
       ...(metrics ? { observer: metrics.engine } : {}),
       ...(redis ? { redis } : {}),
     });

@@ -6,16 +6,10 @@
 // sending the answer, a few ms on a loopback socket); the ratio to the bare delay is printed too.
 // Run with `pnpm bench:stream`; it never fails a build.
 import { PATHS } from '@openmates/contract';
-import {
-  createConfiguredProvider,
-  createEngine,
-  createLogger,
-  createUndiciGetClient,
-  loadConfig,
-} from '@openmates/core';
+import { createEngine, createLogger, loadConfig } from '@openmates/core';
 import { startBraveFixture } from '@openmates/fixtures';
 import { createParser } from 'eventsource-parser';
-import { createHandler, listen, loadServerConfig } from '../src/index.ts';
+import { createHandler, createServerProvider, listen, loadServerConfig } from '../src/index.ts';
 
 const LATENCIES = [50, 300, 900] as const;
 /** Runs per mode (`BENCH_RUNS`, default 7); the median is printed. */
@@ -30,8 +24,7 @@ const config = loadConfig({
 });
 const engine = createEngine({
   config,
-  // The provider's HTTP client as `openmates serve` gives it.
-  provider: createConfiguredProvider(config, { http: createUndiciGetClient }),
+  provider: createServerProvider(config),
   logger: createLogger({ level: 'silent', redact: (s) => s }),
 });
 const server = await listen(

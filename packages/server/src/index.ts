@@ -3,4 +3,5 @@ export * from './handler.ts';
 export * from './loopback.ts';
 export * from './metrics.ts';
 export * from './node-server.ts';
+export * from './server-provider.ts';
 export { type AppRouter, appRouter, createTrpcCaller, type TrpcContext } from './trpc-router.ts';

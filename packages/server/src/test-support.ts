@@ -1,9 +1,7 @@
 // Test support for this package's tests: not exported from index.ts.
 import {
-  createConfiguredProvider,
   createEngine,
   createLogger,
-  createUndiciGetClient,
   type Engine,
   type EngineObserver,
   lineCollector,
@@ -15,6 +13,7 @@ import { loadServerConfig } from './env.ts';
 import { type ApiHandler, createHandler } from './handler.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import { type ListenOptions, listen, type RunningServer } from './node-server.ts';
+import { createServerProvider } from './server-provider.ts';
 
 export interface TestServer {
   /** The server's origin, e.g. `http://127.0.0.1:PORT`. */
@@ -50,8 +49,7 @@ export function testEngine(
   const destination = lineCollector(logs);
   const engine = createEngine({
     config,
-    // The HTTP client `openmates serve` gives its provider.
-    provider: provider ?? createConfiguredProvider(config, { http: createUndiciGetClient }),
+    provider: provider ?? createServerProvider(config),
     // The engine's own redaction stays on: tests prove that secrets never leave, logs included.
     logger: createLogger({ level: 'info', redact: (s) => s.replaceAll(brave.apiKey, '[redacted]'), destination }),
     sleep: async () => {},

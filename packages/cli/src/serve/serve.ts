@@ -47,10 +47,7 @@ export async function serve(
   let engine: ReturnType<typeof core.createEngine>;
   try {
     const config = core.loadConfig(engineEnv(process.env, 'info'));
-    // A server calls its provider all day: undici's pool costs less CPU per call than node:http.
-    // Loaded now rather than by the first search.
-    core.loadUndici();
-    const provider = core.createConfiguredProvider(config, { http: core.createUndiciGetClient });
+    const provider = server.createServerProvider(config);
     const logger = core.createLogger({
       level: config.logLevel,
       redact: core.createRedactor([...core.configSecrets(config), ...serverConfig.apiKeys]),
