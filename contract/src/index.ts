@@ -1,5 +1,6 @@
 export * from './countries.ts';
 export * from './errors.ts';
+export * from './fields.ts';
 export * from './fingerprint.ts';
 export * from './issue-messages.ts';
 export * from './languages.ts';

@@ -1,29 +1,14 @@
 import type { z } from 'zod';
-import {
-  COUNTRIES,
-  type Country,
-  DEFAULT_COUNTRY,
-  DEFAULT_SAFESEARCH,
-  SAFESEARCH_LEVELS,
-  type Safesearch,
-} from './countries.ts';
+import { fieldNames, type NormalizedFields, REQUEST_FIELDS, type RequestFields } from './fields.ts';
 import { issueMessage } from './issue-messages.ts';
-import { DEFAULT_COUNT } from './limits.ts';
 import { type RequestId, type WebSearchRequest, WebSearchRequestSchema } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
-import { cleanText } from './text.ts';
 
-/** A request item after validation: query cleaned, id assigned, every option resolved. */
-export interface NormalizedRequestItem {
-  id: RequestId;
-  query: string;
-  count: number;
-  country: Country;
-  /** Lowercase ISO 639-1 code; absent when the caller gave none. */
-  search_lang?: string;
-  safesearch: Safesearch;
-  filter_tabloids: boolean;
-}
+/**
+ * A request item after validation: query cleaned, id assigned, every option resolved, each field as
+ * its `normalize` in the field table returns it (`search_lang` absent when the caller gave none).
+ */
+export type NormalizedRequestItem = NormalizedFields<typeof REQUEST_FIELDS>;
 
 export interface NormalizedRequest {
   requests: NormalizedRequestItem[];
@@ -41,18 +26,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-const ITEM_FIELDS = 'id, query, count, country, search_lang, safesearch, filter_tabloids';
-
 /**
  * Turns zod issues into the contract's `{ path, message }` list, one issue per unknown field. Every
  * schema of the request carries its messages (see `issue-messages.ts`), so only zod's issue for
  * unknown keys, which lists them all at once, is reworded here.
  */
-export function toIssues(error: z.ZodError): Issue[] {
+export function toIssues(error: z.ZodError, fields: RequestFields = REQUEST_FIELDS): Issue[] {
   const issues: Issue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = issue.path.length === 0 ? 'requests' : ITEM_FIELDS;
+      const allowed = issue.path.length === 0 ? 'requests' : fieldNames(fields);
       for (const field of issue.keys)
         issues.push({
           path: formatPath([...issue.path, field]),
@@ -63,16 +46,6 @@ export function toIssues(error: z.ZodError): Issue[] {
     }
   }
   return issues;
-}
-
-function resolveCountry(value: string | undefined): Country {
-  const upper = value?.trim().toUpperCase();
-  return (COUNTRIES as readonly string[]).includes(upper ?? '') ? (upper as Country) : DEFAULT_COUNTRY;
-}
-
-function resolveSafesearch(value: string | undefined): Safesearch {
-  const lower = value?.trim().toLowerCase();
-  return (SAFESEARCH_LEVELS as readonly string[]).includes(lower ?? '') ? (lower as Safesearch) : DEFAULT_SAFESEARCH;
 }
 
 /**
@@ -102,19 +75,26 @@ export function normalizeRequest(input: unknown): NormalizeResult {
 
 /** Normalizes an already-validated request (for callers that ran the schema themselves). */
 export function normalizeParsed(request: WebSearchRequest): NormalizedRequest {
-  const ids = assignIds(request.requests.map((item) => item.id));
-  return {
-    requests: request.requests.map((item, index) => {
-      const normalized: NormalizedRequestItem = {
-        id: ids[index] as RequestId,
-        query: cleanText(item.query),
-        count: item.count ?? DEFAULT_COUNT,
-        country: resolveCountry(item.country),
-        safesearch: resolveSafesearch(item.safesearch),
-        filter_tabloids: item.filter_tabloids ?? true,
-      };
-      if (item.search_lang !== undefined) normalized.search_lang = item.search_lang.toLowerCase();
-      return normalized;
-    }),
-  };
+  return { requests: normalizeItems(request.requests) as NormalizedRequestItem[] };
+}
+
+/**
+ * Normalizes validated items by a field table: each field's `normalize`, in table order, a field
+ * that normalizes to `undefined` left out; then ids assigned.
+ */
+export function normalizeItems(
+  items: readonly object[],
+  fields: RequestFields = REQUEST_FIELDS,
+): Record<string, unknown>[] {
+  const ids = assignIds(items.map((item) => (item as { id?: RequestId }).id));
+  return items.map((item, index) => {
+    const values = item as Record<string, unknown>;
+    const normalized: Record<string, unknown> = {};
+    for (const field of fields) {
+      const given = field.name === 'id' ? ids[index] : values[field.name];
+      const value = (field.normalize as (value: unknown) => unknown)(given);
+      if (value !== undefined) normalized[field.name] = value;
+    }
+    return normalized;
+  });
 }

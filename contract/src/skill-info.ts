@@ -1,4 +1,5 @@
-import { PROVIDER_IDS, REQUEST_OPTIONS } from './providers.ts';
+import { REQUEST_OPTIONS } from './fields.ts';
+import { PROVIDER_IDS } from './providers.ts';
 import { z } from './zod.ts';
 
 export const SkillInfoSchema = z

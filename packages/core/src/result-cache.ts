@@ -1,4 +1,4 @@
-import type { NormalizedRequestItem, WebSearchResult } from '@openmates/contract';
+import { cacheIdentity, type NormalizedRequestItem, type WebSearchResult } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
 import { rememberJson } from './fit-response.ts';
 import type { RedisLink } from './shared/redis-link.ts';
@@ -30,18 +30,6 @@ export interface ResultCache {
 /** Most calls kept; each holds at most 20 bounded results, so this stays within a few tens of MB. */
 const MAX_ENTRIES = 1000;
 
-/** The options of an item that change the provider's answer, in a fixed order. */
-function itemIdentity(item: NormalizedRequestItem): string {
-  return JSON.stringify([
-    item.query,
-    item.count,
-    item.country,
-    item.search_lang ?? null,
-    item.safesearch,
-    item.filter_tabloids,
-  ]);
-}
-
 /**
  * A deep copy of JSON data (strings, numbers, booleans, null, arrays, plain objects; a property
  * holding `undefined` is kept), frozen all the way down: `structuredClone` serializes and
@@ -64,7 +52,7 @@ export function frozenCopy<T>(value: T): T {
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
-  const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${itemIdentity(item)}`;
+  const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${cacheIdentity(item)}`;
   // The keys of frozen items (a repeated request's, see `searchBody`), which `peek` is asked for again and again.
   const keys = new WeakMap<NormalizedRequestItem, string>();
   return {
@@ -97,7 +85,8 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
  * answered, sanitized. While Redis is down the cache misses and writes are dropped.
  */
 export function createRedisResultCache(ttlSeconds: number, providerIdentity: string, link: RedisLink): ResultCache {
-  const key = (item: NormalizedRequestItem) => `${link.prefix}cache:${link.hmac(providerIdentity, itemIdentity(item))}`;
+  const key = (item: NormalizedRequestItem) =>
+    `${link.prefix}cache:${link.hmac(providerIdentity, cacheIdentity(item))}`;
   return {
     async get(item) {
       const text = await link.attempt((redis) => redis.get(key(item)), null);

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "146bedd2aff693cadc7254f777fd9161b7bfe5d779f6d1f0ee0f97e4314d1a41"
+CONTRACT_FINGERPRINT: Final = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -171,8 +171,9 @@ MAX_BODY_BYTES: Final = 65536
 
 
 RequestId = Union[str, int]
-"""A string of 1–64 characters or a safe integer ≥ 0. Ids are compared as strings, so `1` and `"1"`
-collide.
+"""The caller's id for a query, echoed on its result group: a string of 1–64 characters or a safe
+integer ≥ 0. Ids are compared as strings, so `1` and `"1"` collide. Without one, the server numbers
+the query with the smallest positive integer no other id of the batch uses.
 """
 
 

@@ -203,7 +203,7 @@ export interface components {
             filter_tabloids?: boolean;
         };
         /**
-         * @description A string of 1–64 characters or a safe integer ≥ 0. Ids are compared as strings, so `1` and `"1"` collide.
+         * @description The caller's id for a query, echoed on its result group: a string of 1–64 characters or a safe integer ≥ 0. Ids are compared as strings, so `1` and `"1"` collide. Without one, the server numbers the query with the smallest positive integer no other id of the batch uses.
          * @example q1
          */
         RequestId: string | number;
@@ -853,7 +853,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "146bedd2aff693cadc7254f777fd9161b7bfe5d779f6d1f0ee0f97e4314d1a41";
+export const CONTRACT_FINGERPRINT = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

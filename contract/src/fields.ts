@@ -1,0 +1,332 @@
+// The request-field table: every field of a WebSearchRequestItem declared once, with everything a
+// surface needs to know about it. The item schema, the normalizer, the unknown-field message, the
+// cache key, the provider option list, the CLI's flags, the GUI's controls and link scheme, the MCP
+// tool schema and docs/reference.md are all built from this table, so a new field is one entry here.
+import { boundedText } from './bounded-text.ts';
+import {
+  COUNTRIES,
+  type Country,
+  DEFAULT_COUNTRY,
+  DEFAULT_SAFESEARCH,
+  SAFESEARCH_LEVELS,
+  type Safesearch,
+} from './countries.ts';
+import { fieldError, issueMessage } from './issue-messages.ts';
+import { isIso6391 } from './languages.ts';
+import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MIN_COUNT } from './limits.ts';
+import { cleanText, codePointLength } from './text.ts';
+import { z } from './zod.ts';
+
+/**
+ * How a field's value is written as text (a CLI flag, a link parameter, a form control) and read back:
+ * - `text`: a string, sent as typed.
+ * - `integer`: a plain whole number is sent as a number, anything else as the text typed, so the
+ *   contract refuses it with its own message and path rather than a surface guessing.
+ * - `boolean`: `on`/`true`/`yes`/`1` and `off`/`false`/`no`/`0` (any case) are sent as booleans,
+ *   anything else as typed; on the CLI a switch with a `--no-` form.
+ * - `id`: a string, or a JSON number when the link's type parameter says `number`.
+ * - `list`: several strings; the CLI flag is repeated, a link parameter holds them joined by
+ *   `LIST_SEPARATOR`.
+ */
+export type FieldKind = 'text' | 'integer' | 'boolean' | 'id' | 'list';
+
+/** The CLI flag of a field (`openmates search --NAME VALUE`). */
+export interface FieldFlag {
+  /** The flag's name without dashes. */
+  readonly name: string;
+  /** The value's placeholder in `--help` (`CODE`, `N`); none for a boolean. */
+  readonly valueName?: string;
+  /** The flag's line in `--help`. */
+  readonly help: string;
+}
+
+/** Named option lists that a select control or suggestions take their values from. */
+export type ChoiceList = 'countries' | 'languages' | 'safesearch';
+
+/** The GUI control of a field, inside each query's options disclosure. */
+export type FieldControl =
+  | { readonly control: 'text'; readonly label: string; readonly help: string; readonly suggestions?: ChoiceList }
+  | { readonly control: 'number'; readonly label: string; readonly help: string }
+  | { readonly control: 'select'; readonly label: string; readonly help: string; readonly choices: ChoiceList }
+  | {
+      readonly control: 'toggle';
+      readonly label: string;
+      readonly help: string;
+      readonly on: string;
+      readonly off: string;
+    }
+  | { readonly control: 'list'; readonly label: string; readonly help: string };
+
+/** The GUI link parameter of a field: `?q=…&PARAM=…`, positional with `q`. */
+export interface FieldLink {
+  /** The parameter's name. */
+  readonly param: string;
+  /** True when one value given with several queries applies to every query (never for ids). */
+  readonly broadcast: boolean;
+  /** For an `id`: the parameter whose value `number` sends the id as a JSON number. */
+  readonly typeParam?: string;
+}
+
+/** One field of a request item. */
+export interface RequestField {
+  /** The field's name on the wire (`search_lang`). */
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** Its schema, without `.optional()`; the item schema adds that unless `required`. */
+  readonly schema: z.ZodType;
+  /**
+   * One paragraph for the OpenAPI document, the MCP tool schema and the reference docs. A schema
+   * registered as an OpenAPI component of its own (`RequestId`) keeps the component's description.
+   */
+  readonly description: string;
+  readonly example?: unknown;
+  readonly required?: boolean;
+  /** The normalized value of a validated one (`undefined`: the field is absent from the normalized item). */
+  readonly normalize: (value: never) => unknown;
+  /** True when the field changes what a provider answers, so it is part of the cache key. */
+  readonly cacheKey: boolean;
+  /** True when a provider may or may not apply it; skill info says which providers do. */
+  readonly providerOption: boolean;
+  readonly flag?: FieldFlag;
+  readonly control?: FieldControl;
+  readonly link: FieldLink;
+  /** How the GUI's closed options disclosure names a value the user set. */
+  readonly summary?: (value: string) => string;
+}
+
+/** Joins the entries of a `list` field in one link parameter value (no domain or code contains it). */
+export const LIST_SEPARATOR = ',';
+
+const ID_TYPE = issueMessage('idType', { min: 1, max: MAX_ID_LENGTH, maxInteger: Number.MAX_SAFE_INTEGER });
+
+const ID_DESCRIPTION = `The caller's id for a query, echoed on its result group: a string of 1–${MAX_ID_LENGTH} characters or a safe integer ≥ 0. Ids are compared as strings, so \`1\` and \`"1"\` collide. Without one, the server numbers the query with the smallest positive integer no other id of the batch uses.`;
+
+/** A caller id: a string of 1–64 characters or a safe integer ≥ 0. Compared as `String(id)`. */
+export const IdSchema = z
+  .union([boundedText(1, MAX_ID_LENGTH, 'id'), z.int({ error: ID_TYPE }).min(0, { error: ID_TYPE })], {
+    error: ID_TYPE,
+  })
+  .openapi('RequestId', { description: ID_DESCRIPTION, example: 'q1' });
+export type RequestId = z.infer<typeof IdSchema>;
+
+/** Rejects queries that are blank or too long once invisible characters and extra whitespace go. */
+const QuerySchema = z.string({ error: fieldError('query', issueMessage('queryType')) }).superRefine((raw, ctx) => {
+  const length = codePointLength(cleanText(raw));
+  if (length === 0) ctx.addIssue({ code: 'custom', message: issueMessage('queryBlank') });
+  else if (length > MAX_QUERY_LENGTH)
+    ctx.addIssue({ code: 'custom', message: issueMessage('queryTooLong', { max: MAX_QUERY_LENGTH, length }) });
+});
+
+const COUNT = issueMessage('count', { min: MIN_COUNT, max: MAX_COUNT });
+
+function resolveCountry(value: string | undefined): Country {
+  const upper = value?.trim().toUpperCase();
+  return (COUNTRIES as readonly string[]).includes(upper ?? '') ? (upper as Country) : DEFAULT_COUNTRY;
+}
+
+function resolveSafesearch(value: string | undefined): Safesearch {
+  const lower = value?.trim().toLowerCase();
+  return (SAFESEARCH_LEVELS as readonly string[]).includes(lower ?? '') ? (lower as Safesearch) : DEFAULT_SAFESEARCH;
+}
+
+/** The fields of a request item, in the order the item schema, the cache key and the docs list them. */
+export const REQUEST_FIELDS = [
+  {
+    name: 'id',
+    kind: 'id',
+    schema: IdSchema,
+    description: ID_DESCRIPTION,
+    // Ids are assigned before normalizing: the normalizer sees every item's id.
+    normalize: (value: RequestId) => value,
+    cacheKey: false,
+    providerOption: false,
+    control: { control: 'text', label: 'Id', help: 'Empty: the API numbers the query.' },
+    link: { param: 'id', broadcast: false, typeParam: 'idtype' },
+    summary: (value: string) => `id ${value}`,
+  },
+  {
+    name: 'query',
+    kind: 'text',
+    schema: QuerySchema,
+    description: `The search query. Invisible and format characters are removed and whitespace is collapsed and trimmed; the result must be 1–${MAX_QUERY_LENGTH} characters (code points).`,
+    example: 'fetch abort signal',
+    required: true,
+    normalize: (value: string) => cleanText(value),
+    cacheKey: true,
+    providerOption: false,
+    link: { param: 'q', broadcast: false },
+  },
+  {
+    name: 'count',
+    kind: 'integer',
+    schema: z.int({ error: COUNT }).min(MIN_COUNT, { error: COUNT }).max(MAX_COUNT, { error: COUNT }),
+    description: `How many results to return (${MIN_COUNT}–${MAX_COUNT}). Default ${DEFAULT_COUNT}.`,
+    example: DEFAULT_COUNT,
+    normalize: (value: number | undefined) => value ?? DEFAULT_COUNT,
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'count',
+      valueName: 'N',
+      help: `Results per query, ${MIN_COUNT} to ${MAX_COUNT} (default ${DEFAULT_COUNT}).`,
+    },
+    control: { control: 'number', label: 'Results', help: `${MIN_COUNT}–${MAX_COUNT}, default ${DEFAULT_COUNT}` },
+    link: { param: 'count', broadcast: true },
+    summary: (value: string) => `${value} results`,
+  },
+  {
+    name: 'country',
+    kind: 'text',
+    schema: z.string({ error: issueMessage('string', { field: 'country' }) }),
+    description: `Country to localize results to, case-insensitive: one of ${COUNTRIES.join(', ')}. Default \`${DEFAULT_COUNTRY}\`; an unknown value falls back to \`${DEFAULT_COUNTRY}\`.`,
+    example: DEFAULT_COUNTRY,
+    normalize: (value: string | undefined) => resolveCountry(value),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'country',
+      valueName: 'CODE',
+      help: `Country to search from, one of ${COUNTRIES.join(' ')} (default ${DEFAULT_COUNTRY}).`,
+    },
+    control: { control: 'select', label: 'Country', help: 'Default (United States)', choices: 'countries' },
+    link: { param: 'country', broadcast: true },
+    summary: (value: string) => `country ${value}`,
+  },
+  {
+    name: 'search_lang',
+    kind: 'text',
+    schema: z.string({ error: issueMessage('searchLang') }).refine(isIso6391, { error: issueMessage('searchLang') }),
+    description: 'ISO 639-1 language code, case-insensitive (normalized to lowercase).',
+    example: 'en',
+    normalize: (value: string | undefined) => value?.toLowerCase(),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'lang',
+      valueName: 'CODE',
+      help: 'Language of the results, an ISO 639-1 code such as en or de (sent as search_lang).',
+    },
+    control: {
+      control: 'text',
+      label: 'Language',
+      help: 'An ISO 639-1 code such as de; empty for any.',
+      suggestions: 'languages',
+    },
+    link: { param: 'lang', broadcast: true },
+    summary: (value: string) => `language ${value}`,
+  },
+  {
+    name: 'safesearch',
+    kind: 'text',
+    schema: z.string({ error: issueMessage('string', { field: 'safesearch' }) }),
+    description: `One of ${SAFESEARCH_LEVELS.join(', ')}, case-insensitive. Default \`${DEFAULT_SAFESEARCH}\`; an unknown value falls back to \`${DEFAULT_SAFESEARCH}\`.`,
+    example: DEFAULT_SAFESEARCH,
+    normalize: (value: string | undefined) => resolveSafesearch(value),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'safesearch',
+      valueName: 'LEVEL',
+      help: `${SAFESEARCH_LEVELS.join(', ')} (default ${DEFAULT_SAFESEARCH}).`,
+    },
+    control: {
+      control: 'select',
+      label: 'Safe search',
+      help: `Default (${DEFAULT_SAFESEARCH})`,
+      choices: 'safesearch',
+    },
+    link: { param: 'safesearch', broadcast: true },
+    summary: (value: string) => `safe search ${value}`,
+  },
+  {
+    name: 'filter_tabloids',
+    kind: 'boolean',
+    schema: z.boolean({ error: issueMessage('boolean', { field: 'filter_tabloids' }) }),
+    description: 'Remove results from a maintained list of tabloid domains. Default true.',
+    normalize: (value: boolean | undefined) => value ?? true,
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'filter-tabloids',
+      help: 'Remove results from tabloid sites (default on; --no-filter-tabloids keeps them).',
+    },
+    control: { control: 'toggle', label: 'Tabloid sites', help: 'Default (removed)', on: 'Removed', off: 'Included' },
+    link: { param: 'tabloids', broadcast: true },
+    summary: (value: string) => (parseSwitch(value) === false ? 'tabloids included' : 'tabloids removed'),
+  },
+] as const satisfies readonly RequestField[];
+
+/** The table's type, for builders that take a copy of it (tests add a field to a copy). */
+export type RequestFields = readonly RequestField[];
+type Field = (typeof REQUEST_FIELDS)[number];
+export type RequestFieldName = Field['name'];
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type NormalizedValue<E> = E extends { normalize: (value: never) => infer R } ? R : never;
+/** The normalized item of a field table: a field whose `normalize` may return `undefined` is optional. */
+export type NormalizedFields<F extends RequestFields> = Simplify<
+  { [E in F[number] as undefined extends NormalizedValue<E> ? never : E['name']]: NormalizedValue<E> } & {
+    [E in F[number] as undefined extends NormalizedValue<E> ? E['name'] : never]?: Exclude<
+      NormalizedValue<E>,
+      undefined
+    >;
+  }
+>;
+
+/** The fields a provider may or may not apply; skill info lists which it does. */
+export type RequestOption = Extract<Field, { providerOption: true }>['name'];
+export const REQUEST_OPTIONS = REQUEST_FIELDS.filter((field) => field.providerOption).map(
+  (field) => field.name,
+) as readonly RequestOption[] as readonly [RequestOption, ...RequestOption[]];
+
+/** The words a `boolean` field's text takes, any case; anything else is `undefined`. */
+export function parseSwitch(text: string): boolean | undefined {
+  const lower = text.trim().toLowerCase();
+  if (['on', 'true', 'yes', '1'].includes(lower)) return true;
+  if (['off', 'false', 'no', '0'].includes(lower)) return false;
+  return undefined;
+}
+
+const PLAIN_INTEGER = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * A field's value from the text a person typed (a link parameter, a form control, a CLI flag):
+ * converted where the text is unambiguous, otherwise passed as typed so the contract refuses it
+ * with its own message and path. `text` is never empty here: an empty value means "not given".
+ */
+export function valueFromText(field: RequestField, text: string): unknown {
+  switch (field.kind) {
+    case 'integer':
+      return PLAIN_INTEGER.test(text.trim()) ? Number(text.trim()) : text;
+    case 'boolean':
+      return parseSwitch(text) ?? text;
+    case 'list':
+      return text
+        .split(LIST_SEPARATOR)
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+    default:
+      return text;
+  }
+}
+
+/** `id, query, count, …`: the allowed names the unknown-field message lists. */
+export function fieldNames(fields: RequestFields = REQUEST_FIELDS): string {
+  return fields.map((field) => field.name).join(', ');
+}
+
+/** The field whose CLI flag is `name`, if any. */
+export function fieldOfFlag(name: string, fields: RequestFields = REQUEST_FIELDS): RequestField | undefined {
+  return fields.find((field) => field.flag?.name === name);
+}
+
+/**
+ * The part of the cache key an item's fields make: every `cacheKey` field's normalized value, in
+ * table order (`null` for an absent one), as JSON. Never the caller's id.
+ */
+export function cacheIdentity(item: object, fields: RequestFields = REQUEST_FIELDS): string {
+  const values = item as Record<string, unknown>;
+  const key: unknown[] = [];
+  for (const field of fields) if (field.cacheKey) key.push(values[field.name] ?? null);
+  return JSON.stringify(key);
+}
