@@ -1,8 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ERROR_TABLE } from './errors.ts';
+import { REQUEST_FIELDS, type RequestFields } from './fields.ts';
 import { MAX_BATCH_ITEMS } from './limits.ts';
 import { PATHS, TRPC_SEARCH_PROCEDURE } from './paths.ts';
-import { WebSearchRequestItemSchema, WebSearchRequestSchema } from './request-schemas.ts';
+import {
+  buildItemSchema,
+  buildRequestSchema,
+  WebSearchRequestItemSchema,
+  WebSearchRequestSchema,
+} from './request-schemas.ts';
 import {
   ErrorResponseSchema,
   ResultGroupSchema,
@@ -31,12 +37,18 @@ function errorResponse(code: keyof typeof ERROR_TABLE, extra = '') {
   };
 }
 
-/** Builds the OpenAPI 3.1 document from the contract's schemas, with every HTTP path registered. */
-export function buildOpenApiDocument(): OpenApiDocument {
+/**
+ * Builds the OpenAPI 3.1 document from the contract's schemas, with every HTTP path registered.
+ * `fields`: the request-field table the request schemas are built from (default the contract's).
+ */
+export function buildOpenApiDocument(fields: RequestFields = REQUEST_FIELDS): OpenApiDocument {
   const registry = new OpenAPIRegistry();
+  const ownFields = fields === REQUEST_FIELDS;
+  const WebSearchRequestItem = ownFields ? WebSearchRequestItemSchema : buildItemSchema(fields);
+  const WebSearchRequest = ownFields ? WebSearchRequestSchema : buildRequestSchema(WebSearchRequestItem);
   for (const [name, schema] of [
-    ['WebSearchRequestItem', WebSearchRequestItemSchema],
-    ['WebSearchRequest', WebSearchRequestSchema],
+    ['WebSearchRequestItem', WebSearchRequestItem],
+    ['WebSearchRequest', WebSearchRequest],
     ['WebSearchResult', WebSearchResultSchema],
     ['ResultGroup', ResultGroupSchema],
     ['WebSearchResponse', WebSearchResponseSchema],
@@ -91,7 +103,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       'Runs every query of the batch concurrently at the configured provider and answers one result group per query, in request order, under its id. Results are sanitized plain text with normalized URLs; a query the provider failed carries its own `error` while the others keep their results.',
     tags: ['web'],
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequestSchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequest } } } },
     responses: searchResponses,
   });
   registry.registerPath({
@@ -117,7 +129,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       "tRPC v11 over HTTP: the body is the WebSearchRequest; success answers `{ result: { data: WebSearchResponse } }`, failure `{ error: { message, code, data } }` where `data` carries the contract's `{ error, code, issues }`.",
     tags: ['trpc'],
     security,
-    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequestSchema } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: WebSearchRequest } } } },
     responses: {
       200: {
         description: 'tRPC result envelope.',

@@ -7,14 +7,25 @@ const COMPONENT_REF = '#/components/schemas/';
 /** OpenAPI's own keywords: not JSON Schema, so a strict validator compiling the tool schema would refuse them. */
 const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs']);
 
-const components = openapi.components.schemas as unknown as Record<string, Json>;
+/** An OpenAPI document as the tool schemas read it: its component schemas. */
+export interface SchemaDocument {
+  components: { schemas: Record<string, unknown> };
+}
+
+const CONTRACT_DOCUMENT = openapi as unknown as SchemaDocument;
 
 /**
  * A component of the contract's OpenAPI document as one self-contained JSON Schema (draft 2020-12):
  * every `$ref` into the components replaced by the component itself, OpenAPI-only keywords dropped.
  * MCP clients compile a tool's schemas alone, with no document to resolve references against.
  */
-export function selfContainedSchema(name: string): JsonObject {
+export function selfContainedSchema(name: string, document: SchemaDocument = CONTRACT_DOCUMENT): JsonObject {
+  const components = document.components.schemas as Record<string, Json>;
+  const component = (target: string): Json => {
+    const schema = components[target];
+    if (schema === undefined) throw new Error(`the contract has no schema ${target}`);
+    return schema;
+  };
   // `names`: the node maps property names to schemas (`properties`), so its keys are never keywords.
   const inline = (node: Json, trail: readonly string[], names = false): Json => {
     if (Array.isArray(node)) return node.map((child) => inline(child, trail));
@@ -40,14 +51,13 @@ export function selfContainedSchema(name: string): JsonObject {
   return inline(component(name), [name]) as JsonObject;
 }
 
-function component(name: string): Json {
-  const schema = components[name];
-  if (schema === undefined) throw new Error(`the contract has no schema ${name}`);
-  return schema;
+/** The `web_search` tool's input schema of a document: its WebSearchRequest, every field described. */
+export function toolInputSchema(document: SchemaDocument = CONTRACT_DOCUMENT): JsonObject & { type: 'object' } {
+  return selfContainedSchema('WebSearchRequest', document) as JsonObject & { type: 'object' };
 }
 
-/** The `web_search` tool's input schema: WebSearchRequest. */
-export const INPUT_SCHEMA = selfContainedSchema('WebSearchRequest') as JsonObject & { type: 'object' };
+/** The `web_search` tool's input schema: the contract's WebSearchRequest. */
+export const INPUT_SCHEMA = toolInputSchema();
 /**
  * The `web_search` tool's output schema: a WebSearchResponse, or the ErrorResponse of a refused
  * call. MCP clients check `structuredContent` against this schema on error results too (the official
