@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http';
 import { PATHS, WebSearchResponseSchema } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApiPath } from './node-server.ts';
 import { startTestServer } from './test-support.ts';
 
 let brave: BraveFixture;
@@ -154,22 +153,5 @@ describe('the search route served straight from node:http', () => {
       await overHttp.close();
       await inProcess.close();
     }
-  });
-});
-
-describe('isApiPath', () => {
-  it('claims the API paths and leaves the rest to the GUI', () => {
-    for (const path of [
-      '/v1/apps/web/skills/search',
-      '/v1/openapi.json',
-      '/trpc',
-      '/trpc/webSearch.search',
-      '/docs',
-      '/docs/assets/x.css',
-      '/healthz',
-    ])
-      expect([path, isApiPath(path)]).toEqual([path, true]);
-    for (const path of ['/', '/search', '/docsx', '/trpcx', '/healthz/x', '/v1'])
-      expect([path, isApiPath(path)]).toEqual([path, false]);
   });
 });
