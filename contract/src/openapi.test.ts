@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { computeFingerprint, generatedFiles, OPENAPI_PATH, readCatalogue } from '../scripts/generated-files.ts';
 import { CONTRACT_FINGERPRINT } from './fingerprint.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { PATHS, TRPC_SEARCH_PROCEDURE } from './paths.ts';
+import { PATHS } from './paths.ts';
+import { TRPC_SEARCH_PROCEDURE } from './routes.ts';
 
 describe('the committed OpenAPI document', () => {
   it('is exactly what the generator produces from the schemas (no drift)', () => {

@@ -1,23 +1,25 @@
-/** The HTTP paths of the API (SPEC §4). Servers, clients and docs import these. */
+import { ROUTE_TABLE } from './routes.ts';
+
+/**
+ * The HTTP paths of the API by short name, read from the route table (`routes.ts`), where each is
+ * declared: servers, clients and docs import these.
+ */
 export const PATHS = {
   /** POST: run a batch of searches. GET: skill info. */
-  search: '/v1/apps/web/skills/search',
-  openapi: '/v1/openapi.json',
-  docs: '/docs',
+  search: ROUTE_TABLE.search.path,
+  openapi: ROUTE_TABLE.openapi.path,
+  docs: ROUTE_TABLE.docs.path,
   /** Liveness: the process answers. */
-  health: '/healthz',
-  /** POST: MCP over Streamable HTTP, stateless (SPEC §8.3). */
-  mcp: '/mcp',
+  health: ROUTE_TABLE.health.path,
+  /** POST: MCP over Streamable HTTP, stateless. */
+  mcp: ROUTE_TABLE.mcp.path,
   /** Readiness: the provider is configured, the local index built, and the server is not draining. */
-  ready: '/readyz',
+  ready: ROUTE_TABLE.readiness.path,
   /** Prometheus text format (behind the API keys when they are configured). */
-  metrics: '/metrics',
+  metrics: ROUTE_TABLE.metrics.path,
   /** tRPC endpoint prefix; the search procedure lives at `${trpc}/${TRPC_SEARCH_PROCEDURE}`. */
-  trpc: '/trpc',
+  trpc: ROUTE_TABLE.trpcSearch.prefix,
 } as const;
-
-/** The tRPC procedure path of the search mutation. */
-export const TRPC_SEARCH_PROCEDURE = 'webSearch.search';
 
 /** Default origin of a local server (`openmates serve`). */
 export const DEFAULT_HOST = '127.0.0.1';

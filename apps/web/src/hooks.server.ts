@@ -1,3 +1,4 @@
+import { isApiPath } from '@openmates/contract';
 import type { Handle, HandleFetch } from '@sveltejs/kit/hooks';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -24,14 +25,12 @@ export const handle: Handle = async ({ event, resolve }) => {
   return response;
 };
 
-/** Paths the API owns on this origin (`openmates serve` routes them past SvelteKit). */
-const API_PREFIXES = ['/v1/', '/trpc', '/healthz', '/docs'];
-
 /**
  * SvelteKit answers same-origin `fetch` calls from its own router, which does not know the API
- * mounted beside it: API calls always go out over HTTP to the server instead.
+ * mounted beside it: calls to the API's paths (the contract's route table, the very test
+ * `openmates serve` routes past SvelteKit with) always go out over HTTP to the server instead.
  */
 export const handleFetch: HandleFetch = async ({ request, fetch }) => {
   const { pathname } = new URL(request.url);
-  return API_PREFIXES.some((p) => pathname.startsWith(p)) ? globalThis.fetch(request) : fetch(request);
+  return isApiPath(pathname) ? globalThis.fetch(request) : fetch(request);
 };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CONTRACT_FINGERPRINT, ERROR_CODES, PATHS } from '@openmates/contract';
+import { CONTRACT_FINGERPRINT, ERROR_CODES, PATHS, ROUTE_TABLE } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_PATH, generatedPython } from './generated-file.ts';
 
@@ -19,6 +19,14 @@ describe('the pip SDK’s generated module', () => {
     expect(text).toContain(`CONTRACT_FINGERPRINT: Final = "${CONTRACT_FINGERPRINT}"`);
     expect(text).toContain(`SEARCH_PATH: Final = "${PATHS.search}"`);
     for (const code of ERROR_CODES) expect(text).toContain(`    "${code}": `);
+  });
+
+  it("carries every route of the contract's route table, by operation name", () => {
+    const text = readFileSync(GENERATED_PATH, 'utf8');
+    const routes = /^ROUTES: Mapping\[OperationName, Route\] = \{\n([\s\S]*?)\n\}/m.exec(text)?.[1];
+    expect(routes?.split('\n')).toEqual(
+      Object.entries(ROUTE_TABLE).map(([name, r]) => `    "${name}": Route("${r.method}", "${r.path}"),`),
+    );
   });
 
   it('carries the search stream’s typed events and their names (SPEC §8.4)', () => {

@@ -27,7 +27,7 @@ import {
   MAX_URL_LENGTH,
   MIN_BATCH_ITEMS,
   MIN_COUNT,
-  PATHS,
+  ROUTE_TABLE,
   SAFESEARCH_LEVELS,
 } from '@openmates/contract';
 
@@ -233,8 +233,10 @@ function tuple(values: readonly string[]): string {
 export function generatedPython(): string {
   const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'));
   const catalogue = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as { assertions: { id: string }[] };
-  const search = PATHS.search;
-  if (document.paths?.[search]?.post === undefined) throw new Error(`contract/openapi.json has no POST ${search}`);
+  const routes = Object.entries(ROUTE_TABLE);
+  for (const [name, route] of routes)
+    if (document.paths?.[route.path]?.[route.method.toLowerCase()] === undefined)
+      throw new Error(`contract/openapi.json has no ${route.method} ${route.path} (route ${name})`);
 
   const generator = new Generator();
   for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Schema>))
@@ -249,7 +251,7 @@ export function generatedPython(): string {
   const streamEvents = Object.keys(document.components.schemas.SearchStreamEvent?.discriminator?.mapping ?? {});
   if (streamEvents.length === 0) throw new Error('contract/openapi.json has no SearchStreamEvent discriminator');
 
-  const imports = 'from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union';
+  const imports = 'from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, Union';
 
   const body = [
     '# The contract.',
@@ -260,8 +262,27 @@ export function generatedPython(): string {
     ),
     constant('API_VERSION', JSON.stringify(String(document.info.version)), 'The version of the OpenAPI document.'),
     constant('DEFAULT_BASE_URL', JSON.stringify(DEFAULT_BASE_URL), 'Default server origin: a local `openmates serve`.'),
-    constant('SEARCH_PATH', JSON.stringify(search), 'POST runs a batch of searches; GET answers skill info.'),
+    constant(
+      'SEARCH_PATH',
+      JSON.stringify(ROUTE_TABLE.search.path),
+      'POST runs a batch of searches; GET answers skill info.',
+    ),
     `ApiPath = ${literal(Object.keys(document.paths))}\n${docstring('Every HTTP path of the API.', '')}`,
+    `HttpMethod = ${literal([...new Set(routes.map(([, route]) => route.method))].sort())}\n${docstring('The methods the routes declare (HEAD is answered wherever GET is).', '')}`,
+    `OperationName = ${literal(routes.map(([name]) => name))}\n${docstring("The name of each route of the contract's route table.", '')}`,
+    [
+      '\nclass Route(NamedTuple):',
+      docstring('One route of the API: the method and path a call is sent with.', '    '),
+      '',
+      '    method: HttpMethod',
+      '    path: ApiPath\n',
+    ].join('\n'),
+    `ROUTES: Mapping[OperationName, Route] = {\n${routes
+      .map(
+        ([name, route]) =>
+          `    ${JSON.stringify(name)}: Route(${JSON.stringify(route.method)}, ${JSON.stringify(route.path)}),`,
+      )
+      .join('\n')}\n}\n${docstring("Every route of the API by operation name, from the contract's route table.", '')}`,
     '# Codes and ids.',
     `AssertionId = ${literal(assertionIds)}\n${docstring('The ids of the assertion catalogue every surface is tested against.', '')}`,
     constant(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { CONTRACT_FINGERPRINT as contractFingerprint, DEFAULT_BASE_URL, PATHS } from '@openmates/contract';
+import { CONTRACT_FINGERPRINT as contractFingerprint, DEFAULT_BASE_URL, PATHS, ROUTE_TABLE } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../src/generated/openapi.ts';
 import { API_VERSION, CONTRACT_FINGERPRINT, SEARCH_PATH, DEFAULT_BASE_URL as sdkBaseURL } from '../src/index.ts';
 import { GENERATED_PATH, generatedTypes } from './generated-file.ts';
 
@@ -21,5 +22,11 @@ describe('generated SDK types', () => {
     expect(sdkBaseURL).toBe(DEFAULT_BASE_URL);
     const openapi = JSON.parse(readFileSync(new URL('../../../contract/openapi.json', import.meta.url), 'utf8'));
     expect(API_VERSION).toBe(openapi.info.version);
+  });
+
+  it("carry every route of the contract's route table, by operation name", () => {
+    expect(API_ROUTES).toEqual(
+      Object.fromEntries(Object.entries(ROUTE_TABLE).map(([name, r]) => [name, { method: r.method, path: r.path }])),
+    );
   });
 });

@@ -1,10 +1,11 @@
 // Builds packages/sdk/src/generated/openapi.ts from the committed OpenAPI document. The published
 // SDK must not depend on the private contract package at run time, so the few constants it needs
-// (the search path, the default origin, the fingerprint) are copied into the generated file here.
+// (the route table's methods and paths, the default origin, the fingerprint) are copied into the
+// generated file here.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, PATHS } from '@openmates/contract';
+import { CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, PATHS, ROUTE_TABLE } from '@openmates/contract';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const require = createRequire(import.meta.url);
@@ -39,8 +40,15 @@ export async function generatedTypes(): Promise<string> {
     `export const API_VERSION = ${JSON.stringify(String(document.info.version))};`,
     '/** Default server origin: a local `openmates serve`. */',
     `export const DEFAULT_BASE_URL = ${JSON.stringify(DEFAULT_BASE_URL)};`,
+    "/** Every route of the API by operation name: its method and path, from the contract's route table. */",
+    'export const API_ROUTES = {',
+    ...Object.entries(ROUTE_TABLE).map(
+      ([name, route]) =>
+        `    ${name}: { method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)} },`,
+    ),
+    '} as const satisfies Record<string, { method: "GET" | "POST"; path: keyof paths }>;',
     '/** POST runs a batch of searches; GET answers skill info. */',
-    `export const SEARCH_PATH = ${JSON.stringify(PATHS.search)} satisfies keyof paths;`,
+    'export const SEARCH_PATH = API_ROUTES.search.path;',
     '',
   ].join('\n');
   return `${HEADER}\n${astToString(ast)}\n${constants}`;

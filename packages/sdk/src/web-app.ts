@@ -1,6 +1,6 @@
 import type { APIRequest, RequestOptions } from './client.ts';
 import type { paths } from './generated/openapi.ts';
-import { SEARCH_PATH } from './generated/openapi.ts';
+import { API_ROUTES, type SEARCH_PATH } from './generated/openapi.ts';
 import { SearchStream } from './search-stream.ts';
 
 type Search = paths[typeof SEARCH_PATH];
@@ -31,7 +31,7 @@ export class WebApp {
    * with the same response).
    */
   search(request: SearchParams, options: RequestOptions = {}): Promise<SearchResult> {
-    return this.#client.request<SearchResult>({ ...options, method: 'POST', path: SEARCH_PATH, body: request });
+    return this.#client.request<SearchResult>({ ...options, ...API_ROUTES.search, body: request });
   }
 
   /**
@@ -44,7 +44,7 @@ export class WebApp {
   searchStream(request: SearchParams, options: RequestOptions = {}): SearchStream {
     const timeout = options.timeout ?? this.#client.timeout;
     return new SearchStream(
-      () => this.#client.openStream({ ...options, method: 'POST', path: SEARCH_PATH, body: request }),
+      () => this.#client.openStream({ ...options, ...API_ROUTES.searchStream, body: request }),
       timeout,
       options.signal,
     );
@@ -52,6 +52,6 @@ export class WebApp {
 
   /** The skill info: limits, the provider, the options it honours, the contract fingerprint. */
   info(options: RequestOptions = {}): Promise<SkillInfoResult> {
-    return this.#client.request<SkillInfoResult>({ ...options, method: 'GET', path: SEARCH_PATH });
+    return this.#client.request<SkillInfoResult>({ ...options, ...API_ROUTES.skillInfo });
   }
 }

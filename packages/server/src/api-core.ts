@@ -4,6 +4,7 @@ import {
   EVENT_STREAM_MEDIA_TYPE,
   httpStatus,
   PATHS,
+  routeTemplate,
   type SearchStreamEvent,
   searchStatus,
 } from '@openmates/contract';
@@ -98,15 +99,6 @@ const STREAM_HEADERS = {
 function sseEvent(event: SearchStreamEvent['event'], json: string): string {
   return `event: ${event}\ndata: ${json}\n\n`;
 }
-
-/** The methods each API path answers, for 405 and `Allow` (HEAD is answered wherever GET is). */
-export const ROUTES: Record<string, readonly string[]> = {
-  [PATHS.search]: ['GET', 'HEAD', 'POST'],
-  [PATHS.openapi]: ['GET', 'HEAD'],
-  [PATHS.health]: ['GET', 'HEAD'],
-  [PATHS.ready]: ['GET', 'HEAD'],
-  [PATHS.metrics]: ['GET', 'HEAD'],
-};
 
 /** What a draining server answers in place of new work (503 `not_configured`). */
 export const SHUTTING_DOWN = 'This server is shutting down: send the request again (it reaches a server that is up).';
@@ -214,7 +206,8 @@ export function createApiCore(
   }
 
   function logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void {
-    const route = routeName(pathname);
+    // The route's template, never the raw path: it could carry text a caller typed.
+    const route = routeTemplate(pathname);
     metrics.request(route, status);
     log.info(
       {
@@ -382,16 +375,4 @@ function createLimiter(engine: Engine, perMinute: number): RateLimiterAbstract |
 /** A search that arrived after `drain()`. */
 class Draining extends Error {
   override readonly name = 'Draining';
-}
-
-/**
- * The route template for logs and metrics, from a fixed list (`other` for the rest): never the raw
- * path, which could carry text a caller typed, and a 404 scan cannot grow the metrics' label set.
- */
-export function routeName(pathname: string): string {
-  if (Object.hasOwn(ROUTES, pathname)) return pathname;
-  if (pathname === PATHS.trpc || pathname.startsWith(`${PATHS.trpc}/`)) return `${PATHS.trpc}/*`;
-  if (pathname === PATHS.mcp) return PATHS.mcp;
-  if (pathname.startsWith(PATHS.docs)) return PATHS.docs;
-  return 'other';
 }

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_HOST, type Health, issueMessage, PATHS, type Readiness } from '@openmates/contract';
+import {
+  DEFAULT_HOST,
+  type Health,
+  issueMessage,
+  matchRoute,
+  type OperationName,
+  PATHS,
+  type Readiness,
+  ROUTE_TABLE,
+  type RouteMatch,
+} from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { type Engine, EngineError, errorResponse } from '@openmates/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -8,7 +18,6 @@ import {
   type PlainRequest,
   type PlainResponse,
   plainJson,
-  ROUTES,
   routeError,
   SHUTTING_DOWN,
 } from './api-core.ts';
@@ -163,7 +172,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         ),
       };
       const headers = core.errorHeaders(error);
-      if (error.code === 'method_not_allowed') headers.allow = 'POST';
+      if (error.code === 'method_not_allowed') headers.allow = ROUTE_TABLE.trpcSearch.method;
       if (core.draining) headers.connection = 'close';
       return json(error.status, envelope, headers);
     }
@@ -190,42 +199,50 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     });
   }
 
-  async function route(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
-    const { pathname } = new URL(request.url);
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (pathname === PATHS.trpc || pathname.startsWith(`${PATHS.trpc}/`)) return trpc(request, info, requestId);
-    if (pathname === PATHS.mcp) {
-      // Stateless: no stream the server opens on its own (GET), no session to end (DELETE).
-      if (request.method !== 'POST') return toResponse(routeError('method_not_allowed', requestId, { allow: 'POST' }));
+  /**
+   * One handler per operation of the route table (the search is the core's, answered before
+   * routing; its event stream is the same operation): a route added to the table without one here
+   * does not compile.
+   */
+  const operations: Record<
+    Exclude<OperationName, 'search' | 'searchStream'>,
+    (request: Request, info: RequestInfo | undefined, requestId: string, pathname: string) => Promise<Response>
+  > = {
+    trpcSearch: (request, info, requestId) => trpc(request, info, requestId),
+    async mcp(request, info, requestId) {
       if (core.draining) return toResponse(core.shuttingDown(requestId));
       return mcp(request, info?.lengthEnforced === true, info?.remoteAddress);
-    }
-    if (pathname === PATHS.docs || pathname.startsWith(`${PATHS.docs}/`)) {
-      if (method !== 'GET') return toResponse(routeError('method_not_allowed', requestId, { allow: 'GET, HEAD' }));
-      return docsResponse(pathname) ?? toResponse(routeError('not_found', requestId));
-    }
-    const allowed = ROUTES[pathname];
-    if (!allowed) return options.fallback ? options.fallback(request) : toResponse(routeError('not_found', requestId));
-    if (!allowed.includes(method))
-      return toResponse(routeError('method_not_allowed', requestId, { allow: allowed.join(', ') }));
-    if (pathname === PATHS.health) return json(200, health());
-    if (pathname === PATHS.ready) return readyz(requestId);
-    if (pathname === PATHS.metrics) return metrics(request);
-    if (pathname === PATHS.openapi)
-      return new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    },
+    openapi: async () => new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    docs: async (_request, _info, requestId, pathname) =>
+      docsResponse(pathname) ?? toResponse(routeError('not_found', requestId)),
+    health: async () => json(200, health()),
+    readiness: (_request, _info, requestId) => readyz(requestId),
+    metrics: (request) => metrics(request),
     // Skill info names the provider and this server's settings: keyed like searches, but not metered,
     // so a client (the GUI's key prompt) can check a key without spending a search.
-    if (method === 'GET') {
+    async skillInfo(request) {
       core.requireKey(request.headers.get('authorization'));
       return json(200, engine.skillInfo(options.version));
-    }
-    // POST search is answered by the core before routing (see below); nothing else reaches here.
-    return toResponse(routeError('method_not_allowed', requestId, { allow: allowed.join(', ') }));
+    },
+  };
+
+  async function route(
+    request: Request,
+    info: RequestInfo | undefined,
+    requestId: string,
+    pathname: string,
+    match: RouteMatch | undefined,
+  ): Promise<Response> {
+    if (!match) return options.fallback ? options.fallback(request) : toResponse(routeError('not_found', requestId));
+    if (!match.route) return toResponse(routeError('method_not_allowed', requestId, { allow: match.allow.join(', ') }));
+    return operations[match.route.operation as keyof typeof operations](request, info, requestId, pathname);
   }
 
   const handler = async (request: Request, info?: RequestInfo): Promise<Response> => {
     const { pathname } = new URL(request.url);
-    if (request.method === 'POST' && pathname === PATHS.search)
+    const match = matchRoute(request.method, pathname);
+    if (match?.route?.operation === ROUTE_TABLE.search.operation)
       return toResponse(
         await core.handleSearch({
           method: request.method,
@@ -241,7 +258,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     const started = performance.now();
     let response: Response;
     try {
-      response = await route(request, info, requestId);
+      response = await route(request, info, requestId, pathname, match);
     } catch (error) {
       response = toResponse(core.failure(error, requestId, request.signal.aborted));
     }

@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { PATHS, WebSearchResponseSchema } from '@openmates/contract';
+import { API_NAMESPACE, PATHS, ROUTES, WebSearchResponseSchema } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApiPath } from './node-server.ts';
 import { startTestServer } from './test-support.ts';
 
 let brave: BraveFixture;
@@ -157,19 +156,28 @@ describe('the search route served straight from node:http', () => {
   });
 });
 
-describe('isApiPath', () => {
-  it('claims the API paths and leaves the rest to the GUI', () => {
-    for (const path of [
-      '/v1/apps/web/skills/search',
-      '/v1/openapi.json',
-      '/trpc',
-      '/trpc/webSearch.search',
-      '/docs',
-      '/docs/assets/x.css',
-      '/healthz',
-    ])
-      expect([path, isApiPath(path)]).toEqual([path, true]);
-    for (const path of ['/', '/search', '/docsx', '/trpcx', '/healthz/x', '/v1'])
-      expect([path, isApiPath(path)]).toEqual([path, false]);
+describe('listen with a fallback (the GUI on the same origin)', () => {
+  it('hands every path of the route table to the API and the rest to the fallback', async () => {
+    const server = await startTestServer(brave, {
+      listen: { fallback: (_request, response) => response.writeHead(200, { 'x-fallback': 'gui' }).end('gui') },
+    });
+    try {
+      const api = [...new Set(ROUTES.flatMap((r) => [r.path, ...(r.prefix ? [r.prefix, `${r.prefix}/x`] : [])]))];
+      for (const path of [...api, `${API_NAMESPACE}/nope`]) {
+        const response = await fetch(server.url + path);
+        await response.body?.cancel();
+        expect([path, response.headers.get('x-fallback'), response.headers.has('x-request-id')]).toEqual([
+          path,
+          null,
+          true,
+        ]);
+      }
+      for (const path of ['/', '/search', '/docsx', '/trpcx', '/mcp/x', API_NAMESPACE]) {
+        const response = await fetch(server.url + path);
+        expect([path, response.headers.get('x-fallback'), await response.text()]).toEqual([path, 'gui', 'gui']);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { PATHS } from '@openmates/contract';
+import { isApiPath, matchRoute, ROUTE_TABLE } from '@openmates/contract';
 import type { PlainRequest, PlainResponse } from './api-core.ts';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './env.ts';
 import type { ApiHandler, FetchHandler } from './handler.ts';
@@ -35,26 +35,14 @@ export interface ListenOptions {
 /** A node-style handler for everything that is not the API (the web GUI's built handler). */
 export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** True for the paths the API owns: `/v1/…`, `/trpc…`, `/docs…`, `/healthz`, `/readyz` and `/metrics`. */
-export function isApiPath(pathname: string): boolean {
-  return (
-    pathname.startsWith('/v1/') ||
-    [PATHS.trpc, PATHS.docs].some((p) => pathname === p || pathname.startsWith(`${p}/`)) ||
-    pathname === PATHS.health ||
-    pathname === PATHS.ready ||
-    pathname === PATHS.metrics
-  );
-}
-
 /**
  * True for a search POST whose body node:http holds to a declared Content-Length: the one request
  * shape served without the fetch bridge (chunked bodies keep the bridge's counted stream read).
  */
-function isFastSearch(request: IncomingMessage): boolean {
-  const { url, headers } = request;
+function isFastSearch(request: IncomingMessage, pathname: string): boolean {
+  const { headers } = request;
   return (
-    request.method === 'POST' &&
-    (url === PATHS.search || url?.startsWith(`${PATHS.search}?`) === true) &&
+    matchRoute(request.method ?? '', pathname)?.route?.operation === ROUTE_TABLE.search.operation &&
     headers['transfer-encoding'] === undefined &&
     headers['content-length'] !== undefined &&
     /^\d+$/.test(headers['content-length'])
@@ -180,8 +168,8 @@ export async function listen(handler: FetchHandler | ApiHandler, options: Listen
         if (active.size === 0) settled?.();
       });
       if (closing) endAfter(response);
-      if (fastSearch && isFastSearch(request)) return serveSearch(fastSearch, request, response);
       const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+      if (fastSearch && isFastSearch(request, pathname)) return serveSearch(fastSearch, request, response);
       if (fallback && !isApiPath(pathname)) fallback(request, response);
       else void api(request, response);
     },

@@ -1,4 +1,4 @@
-import { assignIds, CONTRACT_FINGERPRINT, type RequestId, type WebSearchResponse } from '@openmates/contract';
+import { assignIds, CONTRACT_FINGERPRINT, PATHS, type RequestId, type WebSearchResponse } from '@openmates/contract';
 import {
   APIConnectionError,
   APIError,
@@ -69,6 +69,8 @@ export const load: PageServerLoad = async (event) => {
       provider: skill?.provider.name ?? (outcome?.kind === 'results' ? outcome.response.provider : undefined),
       fingerprint: CONTRACT_FINGERPRINT,
       serverFingerprint: skill?.fingerprint,
+      // Handed to the page, which must not bundle the contract's route table (zod) to learn it.
+      docs: PATHS.docs,
     },
   };
 };

@@ -4,7 +4,7 @@
 """The contract's types and constants: every schema of the OpenAPI document as a TypedDict, every
 enum as a `Literal`, the limits, the paths and the contract fingerprint this SDK was built from."""
 
-from typing import Final, List, Literal, Mapping, Tuple, TypedDict, Union
+from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, Union
 
 
 # The contract.
@@ -34,6 +34,45 @@ ApiPath = Literal[
     "/metrics",
 ]
 """Every HTTP path of the API."""
+
+HttpMethod = Literal["GET", "POST"]
+"""The methods the routes declare (HEAD is answered wherever GET is)."""
+
+OperationName = Literal[
+    "search",
+    "searchStream",
+    "skillInfo",
+    "trpcSearch",
+    "mcp",
+    "openapi",
+    "docs",
+    "health",
+    "readiness",
+    "metrics",
+]
+"""The name of each route of the contract's route table."""
+
+
+class Route(NamedTuple):
+    """One route of the API: the method and path a call is sent with."""
+
+    method: HttpMethod
+    path: ApiPath
+
+
+ROUTES: Mapping[OperationName, Route] = {
+    "search": Route("POST", "/v1/apps/web/skills/search"),
+    "searchStream": Route("POST", "/v1/apps/web/skills/search"),
+    "skillInfo": Route("GET", "/v1/apps/web/skills/search"),
+    "trpcSearch": Route("POST", "/trpc/webSearch.search"),
+    "mcp": Route("POST", "/mcp"),
+    "openapi": Route("GET", "/v1/openapi.json"),
+    "docs": Route("GET", "/docs"),
+    "health": Route("GET", "/healthz"),
+    "readiness": Route("GET", "/readyz"),
+    "metrics": Route("GET", "/metrics"),
+}
+"""Every route of the API by operation name, from the contract's route table."""
 
 # Codes and ids.
 

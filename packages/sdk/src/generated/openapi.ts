@@ -858,5 +858,18 @@ export const CONTRACT_FINGERPRINT = "d0d762b2ed39269b7c6a3eee278109a1db76304c529
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
+/** Every route of the API by operation name: its method and path, from the contract's route table. */
+export const API_ROUTES = {
+    search: { method: "POST", path: "/v1/apps/web/skills/search" },
+    searchStream: { method: "POST", path: "/v1/apps/web/skills/search" },
+    skillInfo: { method: "GET", path: "/v1/apps/web/skills/search" },
+    trpcSearch: { method: "POST", path: "/trpc/webSearch.search" },
+    mcp: { method: "POST", path: "/mcp" },
+    openapi: { method: "GET", path: "/v1/openapi.json" },
+    docs: { method: "GET", path: "/docs" },
+    health: { method: "GET", path: "/healthz" },
+    readiness: { method: "GET", path: "/readyz" },
+    metrics: { method: "GET", path: "/metrics" },
+} as const satisfies Record<string, { method: "GET" | "POST"; path: keyof paths }>;
 /** POST runs a batch of searches; GET answers skill info. */
-export const SEARCH_PATH = "/v1/apps/web/skills/search" satisfies keyof paths;
+export const SEARCH_PATH = API_ROUTES.search.path;

@@ -2,13 +2,18 @@
 
 from typing import TYPE_CHECKING, Dict, Mapping, Optional, Sequence, cast
 
-from .._generated import SEARCH_PATH, SkillInfo, WebSearchRequestItem, WebSearchResponse
+from .._generated import ROUTES, SkillInfo, WebSearchRequestItem, WebSearchResponse
 from .._streaming import AsyncSearchStream, SearchStream
 
 if TYPE_CHECKING:
     from .._client import AsyncOpenMates, OpenMates
 
 __all__ = ["Apps", "AsyncApps", "Web", "AsyncWeb"]
+
+# The contract's routes these skills call (the route table, generated into _generated.py).
+_SEARCH = ROUTES["search"]
+_SEARCH_STREAM = ROUTES["searchStream"]
+_SKILL_INFO = ROUTES["skillInfo"]
 
 
 def _search_body(requests: Sequence[WebSearchRequestItem], extra_body: Optional[Mapping[str, object]]) -> object:
@@ -49,8 +54,8 @@ class Web:
             extra_headers: More request headers for this call.
         """
         answer = self._client.request(
-            "POST",
-            SEARCH_PATH,
+            _SEARCH.method,
+            _SEARCH.path,
             body=_search_body(requests, extra_body),
             timeout=timeout,
             max_retries=max_retries,
@@ -84,8 +89,8 @@ class Web:
         searches still running. The arguments are `search`'s.
         """
         return self._client.request_stream(
-            "POST",
-            SEARCH_PATH,
+            _SEARCH_STREAM.method,
+            _SEARCH_STREAM.path,
             body=_search_body(requests, extra_body),
             timeout=timeout,
             max_retries=max_retries,
@@ -101,7 +106,11 @@ class Web:
     ) -> SkillInfo:
         """The skill info: limits, the provider, the options it honours, the contract fingerprint."""
         answer = self._client.request(
-            "GET", SEARCH_PATH, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+            _SKILL_INFO.method,
+            _SKILL_INFO.path,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
         )
         return cast(SkillInfo, answer)
 
@@ -126,8 +135,8 @@ class AsyncWeb:
         The same arguments, answers and errors as `Web.search`.
         """
         answer = await self._client.request(
-            "POST",
-            SEARCH_PATH,
+            _SEARCH.method,
+            _SEARCH.path,
             body=_search_body(requests, extra_body),
             timeout=timeout,
             max_retries=max_retries,
@@ -154,8 +163,8 @@ class AsyncWeb:
         The same events, answers, errors and retries as `Web.search_stream`.
         """
         return self._client.request_stream(
-            "POST",
-            SEARCH_PATH,
+            _SEARCH_STREAM.method,
+            _SEARCH_STREAM.path,
             body=_search_body(requests, extra_body),
             timeout=timeout,
             max_retries=max_retries,
@@ -171,7 +180,11 @@ class AsyncWeb:
     ) -> SkillInfo:
         """The skill info: limits, the provider, the options it honours, the contract fingerprint."""
         answer = await self._client.request(
-            "GET", SEARCH_PATH, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+            _SKILL_INFO.method,
+            _SKILL_INFO.path,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
         )
         return cast(SkillInfo, answer)
 

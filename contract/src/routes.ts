@@ -1,0 +1,383 @@
+import type { ErrorCode } from './errors.ts';
+import { MAX_BATCH_ITEMS } from './limits.ts';
+import { WebSearchRequestSchema } from './request-schemas.ts';
+import { WebSearchResponseSchema } from './response-schemas.ts';
+import { HealthSchema, ReadinessSchema, SkillInfoSchema } from './skill-info.ts';
+import { EVENT_STREAM_MEDIA_TYPE, SearchStreamEventSchema } from './stream-schemas.ts';
+import { z } from './zod.ts';
+
+/**
+ * Every HTTP route of the API, declared once as data: the server dispatches from this table, the
+ * OpenAPI document registers its paths from it, the GUI and the SDKs take their paths from it.
+ */
+
+/** The methods a route declares; HEAD is answered wherever GET is (without a body). */
+export type RouteMethod = 'GET' | 'POST';
+
+/** A response header as the OpenAPI document describes it (a type, not an interface: it is indexable as OpenAPI's). */
+export type RouteHeader = {
+  description: string;
+  schema: { type: 'integer' | 'string' };
+};
+
+/** An answer carrying the contract's ErrorResponse for one error code. */
+export interface ErrorAnswer {
+  error: ErrorCode;
+  /** Said after the code's message in the document (starts with a space). */
+  note?: string;
+  headers?: Record<string, RouteHeader>;
+}
+
+/** Any other answer: its description and its body's schema by media type (none: no body). */
+export interface BodyAnswer {
+  description: string;
+  content?: Readonly<Record<string, z.ZodType>>;
+  headers?: Record<string, RouteHeader>;
+}
+
+export type RouteAnswer = ErrorAnswer | BodyAnswer;
+
+export interface RouteDefinition {
+  /** The operation's name: the OpenAPI operationId, the SDKs' name for the call. */
+  operation: string;
+  method: RouteMethod;
+  /** The path the route is documented and called at. */
+  path: string;
+  /**
+   * The route also owns every path under this one (`prefix` itself and `${prefix}/…`); its handler
+   * answers the ones it does not know (404). Without it, only `path` matches.
+   */
+  prefix?: string;
+  /**
+   * Every method reaches the route's handler, which refuses the others itself: tRPC answers its
+   * refusals in its own envelope, not in the contract's ErrorResponse.
+   */
+  anyMethod?: boolean;
+  /**
+   * The same method and path as operation `of`, chosen by the request's `Accept` naming `accept`
+   * first: documented inside that operation (its answers merged into `of`'s), never dispatched on
+   * its own.
+   */
+  variant?: { of: string; accept: string };
+  /** Needs a valid API key when the server is started with keys (`OPENMATES_API_KEYS`); public otherwise. */
+  needsKey: boolean;
+  /** Counts against the per-key (or per-address) rate limit. */
+  rateLimited: boolean;
+  tag: 'web' | 'trpc' | 'mcp' | 'meta';
+  summary: string;
+  description: string;
+  /** The JSON request body, when the route takes one. */
+  request?: { body: z.ZodType };
+  /** The answers by HTTP status. */
+  responses: Readonly<Record<number, RouteAnswer>>;
+}
+
+/** The API's versioned namespace: every path under it is the API's, known or not (an unknown one is a 404). */
+export const API_NAMESPACE = '/v1';
+
+/** The tRPC procedure path of the search mutation. */
+export const TRPC_SEARCH_PROCEDURE = 'webSearch.search';
+
+const SEARCH = `${API_NAMESPACE}/apps/web/skills/search` as const;
+const TRPC = '/trpc';
+
+// Public routes answer without a key whatever the server's settings (docs/decisions.md); their one
+// refusal is a method other than GET or HEAD.
+const NOT_ALLOWED = { 405: { error: 'method_not_allowed' } } as const;
+
+const JSON_RPC_MESSAGE = z.object({ jsonrpc: z.literal('2.0') }).passthrough();
+
+/** Every route of the API, by operation name, in the order the OpenAPI document lists them. */
+export const ROUTE_TABLE = {
+  search: {
+    operation: 'search',
+    method: 'POST',
+    path: SEARCH,
+    needsKey: true,
+    rateLimited: true,
+    tag: 'web',
+    summary: `Search the web: a batch of 1 to ${MAX_BATCH_ITEMS} queries`,
+    description:
+      'Runs every query of the batch concurrently at the configured provider and answers one result group per query, in request order, under its id. Results are sanitized plain text with normalized URLs; a query the provider failed carries its own `error` while the others keep their results.',
+    request: { body: WebSearchRequestSchema },
+    responses: {
+      200: {
+        description:
+          'Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them.',
+        content: { 'application/json': WebSearchResponseSchema },
+      },
+      400: { error: 'invalid_request', note: ' `issues` lists every problem with its path.' },
+      401: { error: 'unauthorized' },
+      413: { error: 'payload_too_large' },
+      415: { error: 'unsupported_media_type' },
+      429: {
+        error: 'rate_limited',
+        headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+      },
+      500: { error: 'internal_error' },
+      502: {
+        description:
+          "Every group failed at the provider. The body is a full WebSearchResponse with each group's `error` set.",
+        content: { 'application/json': WebSearchResponseSchema },
+      },
+      503: { error: 'not_configured' },
+    },
+  },
+  searchStream: {
+    operation: 'searchStream',
+    method: 'POST',
+    path: SEARCH,
+    variant: { of: 'search', accept: EVENT_STREAM_MEDIA_TYPE },
+    needsKey: true,
+    rateLimited: true,
+    tag: 'web',
+    summary: 'The same search as a stream of events, each group as its query finishes',
+    description:
+      'The search with `Accept` preferring `text/event-stream` explicitly: `*/*` and `text/*` alone get JSON. A request refused before the search starts (400, 401, 413, 415, 429, 503) is answered as JSON as usual.',
+    request: { body: WebSearchRequestSchema },
+    responses: {
+      200: {
+        description:
+          'With `Accept` preferring `text/event-stream` explicitly, every accepted request answers 200 with a stream of events (`Cache-Control: no-store`, `X-Accel-Buffering: no`): a `group` per query as it finishes, then one `done` (the WebSearchResponse, whatever its JSON status would be) or one `error`; comment lines keep the connection alive.',
+        content: { [EVENT_STREAM_MEDIA_TYPE]: SearchStreamEventSchema },
+      },
+    },
+  },
+  skillInfo: {
+    operation: 'skillInfo',
+    method: 'GET',
+    path: SEARCH,
+    needsKey: true,
+    rateLimited: false,
+    tag: 'web',
+    summary: 'Skill info: limits, provider, honoured options, fingerprint and assertion ids',
+    description:
+      'What this server offers before any search is spent: the provider and where queries go, the limits, the options the provider honours and refuses, the contract fingerprint and the assertion ids. Needs the API key when keys are configured; never rate limited.',
+    responses: {
+      200: { description: 'Skill info.', content: { 'application/json': SkillInfoSchema } },
+      401: { error: 'unauthorized' },
+    },
+  },
+  trpcSearch: {
+    operation: 'trpcSearch',
+    method: 'POST',
+    path: `${TRPC}/${TRPC_SEARCH_PROCEDURE}`,
+    prefix: TRPC,
+    anyMethod: true,
+    needsKey: true,
+    rateLimited: true,
+    tag: 'trpc',
+    summary: 'The same search as a tRPC mutation (no batching)',
+    description:
+      "tRPC v11 over HTTP: the body is the WebSearchRequest; success answers `{ result: { data: WebSearchResponse } }`, failure `{ error: { message, code, data } }` where `data` carries the contract's `{ error, code, issues }`.",
+    request: { body: WebSearchRequestSchema },
+    responses: {
+      200: {
+        description: 'tRPC result envelope.',
+        content: { 'application/json': z.object({ result: z.object({ data: WebSearchResponseSchema }) }) },
+      },
+      400: { description: 'tRPC error envelope carrying the contract error.' },
+    },
+  },
+  mcp: {
+    operation: 'mcp',
+    method: 'POST',
+    path: '/mcp',
+    needsKey: true,
+    rateLimited: true,
+    tag: 'mcp',
+    summary: 'MCP over Streamable HTTP: the web_search tool for AI agents',
+    description:
+      'The Model Context Protocol over its Streamable HTTP transport, stateless (no session id; any replica answers). The body is a JSON-RPC 2.0 message or a batch; the answer is JSON-RPC, as JSON or as an event stream (`Accept` must list both `application/json` and `text/event-stream`). One tool, `web_search`: input WebSearchRequest, output WebSearchResponse, or the ErrorResponse of a refused call with `isError`. The key, the body limit and the per-key rate limit (each `tools/call`) hold as for the search; an `Origin` or `Host` other than the bound names and `OPENMATES_ALLOWED_ORIGINS` is refused. GET and DELETE answer 405.',
+    request: {
+      body: JSON_RPC_MESSAGE.openapi({
+        description: 'A JSON-RPC 2.0 message of the MCP protocol (a batch is an array of them).',
+      }),
+    },
+    responses: {
+      200: {
+        description: 'The JSON-RPC answer, as JSON or as an event stream whose events carry JSON-RPC messages.',
+        content: { 'application/json': JSON_RPC_MESSAGE, [EVENT_STREAM_MEDIA_TYPE]: z.string() },
+      },
+      202: { description: 'Accepted: the body held only notifications or responses.' },
+      400: { error: 'invalid_request', note: ' The body is not JSON.' },
+      401: { error: 'unauthorized' },
+      403: { error: 'forbidden' },
+      413: { error: 'payload_too_large' },
+      415: { error: 'unsupported_media_type' },
+    },
+  },
+  openapi: {
+    operation: 'openapi',
+    method: 'GET',
+    path: `${API_NAMESPACE}/openapi.json`,
+    needsKey: false,
+    rateLimited: false,
+    tag: 'meta',
+    summary: 'This OpenAPI document',
+    description: 'The OpenAPI 3.1 document of this API, exactly as committed in `contract/openapi.json`. Public.',
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': z.object({}).passthrough() } },
+      ...NOT_ALLOWED,
+    },
+  },
+  docs: {
+    operation: 'docs',
+    method: 'GET',
+    path: '/docs',
+    // The page's own assets live under it.
+    prefix: '/docs',
+    needsKey: false,
+    rateLimited: false,
+    tag: 'meta',
+    summary: 'API reference page rendered from this document',
+    description: 'Swagger UI, served from local assets (no CDN), rendering this document. Public.',
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': z.string() } },
+      ...NOT_ALLOWED,
+    },
+  },
+  health: {
+    operation: 'health',
+    method: 'GET',
+    path: '/healthz',
+    needsKey: false,
+    rateLimited: false,
+    tag: 'meta',
+    summary: 'Liveness check',
+    description:
+      'Answers while the process serves requests, with the configured provider id; it does not call the provider. Public.',
+    responses: {
+      200: { description: 'The server is up.', content: { 'application/json': HealthSchema } },
+      ...NOT_ALLOWED,
+    },
+  },
+  readiness: {
+    operation: 'readiness',
+    method: 'GET',
+    path: '/readyz',
+    needsKey: false,
+    rateLimited: false,
+    tag: 'meta',
+    summary: 'Readiness check: never calls a paid provider, does not depend on Redis',
+    description:
+      'Answers 200 once the provider is configured and prepared (the local index opened and its demo corpus built), 503 before that and from the moment the server drains; a load balancer stops sending new work on 503. Public.',
+    responses: {
+      200: { description: 'The server takes searches.', content: { 'application/json': ReadinessSchema } },
+      ...NOT_ALLOWED,
+      503: {
+        error: 'not_configured',
+        note: ' Also answered while the local index is being built at start, and from the moment the server is told to stop (SIGTERM).',
+      },
+    },
+  },
+  metrics: {
+    operation: 'metrics',
+    method: 'GET',
+    path: '/metrics',
+    needsKey: true,
+    rateLimited: false,
+    tag: 'meta',
+    summary: 'Prometheus metrics (text exposition format)',
+    description:
+      'Counters and histograms of requests, search groups, provider calls, the cache and the rate limit, plus process metrics. Labels never hold query text, keys or addresses. Not counted against the search rate limit.',
+    responses: {
+      200: {
+        description: 'The metrics in the Prometheus text format, version 0.0.4.',
+        content: { 'text/plain': z.string() },
+      },
+      401: { error: 'unauthorized' },
+    },
+  },
+} as const satisfies Record<string, RouteDefinition>;
+
+export type OperationName = keyof typeof ROUTE_TABLE;
+
+/** Every route, in table order. */
+export const ROUTES: readonly RouteDefinition[] = Object.values(ROUTE_TABLE);
+
+/** The methods a request may name: what a route declares, and HEAD wherever GET is. */
+export function allowedMethods(routes: readonly RouteDefinition[]): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+  }
+  return [...methods].sort();
+}
+
+/** The routes that answer one path (or one prefix), and the methods they allow together. */
+interface PathEntry {
+  routes: RouteDefinition[];
+  allow: readonly string[];
+  /** Set for the routes of a prefix. */
+  prefix?: string;
+}
+
+function pathEntries(prefixes: boolean): Map<string, PathEntry> {
+  const byPath = new Map<string, RouteDefinition[]>();
+  for (const route of ROUTES) {
+    const path = prefixes ? route.prefix : route.prefix === undefined ? route.path : undefined;
+    if (path === undefined || route.variant) continue;
+    byPath.set(path, [...(byPath.get(path) ?? []), route]);
+  }
+  return new Map(
+    [...byPath].map(([path, routes]) => [
+      path,
+      { routes, allow: allowedMethods(routes), ...(prefixes ? { prefix: path } : {}) },
+    ]),
+  );
+}
+
+const EXACT = pathEntries(false);
+const PREFIXES = pathEntries(true);
+
+/** The routes that own `pathname`: its exact path's, else those of the prefix it is at or under. */
+function owner(pathname: string): PathEntry | undefined {
+  const exact = EXACT.get(pathname);
+  if (exact) return exact;
+  for (const [prefix, entry] of PREFIXES) if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return entry;
+  return undefined;
+}
+
+/** The outcome of a route lookup: the route that answers, or only the methods the path allows (405). */
+export interface RouteMatch {
+  route?: RouteDefinition;
+  /** The path's methods, for the `Allow` header of a 405. */
+  allow: readonly string[];
+}
+
+/**
+ * What the API answers for a method and path: `undefined` when no route owns the path; `route`
+ * with the route that answers; or no `route` when the path is the API's but the method is not
+ * (405, with `allow` for the `Allow` header). HEAD finds the GET route. Variants are not
+ * dispatched on their own: the search route picks its event stream from `Accept`.
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch | undefined {
+  const entry = owner(pathname);
+  if (entry === undefined) return undefined;
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  const route = entry.routes.find((r) => r.anyMethod === true || r.method === wanted);
+  return route ? { route, allow: entry.allow } : { allow: entry.allow };
+}
+
+/**
+ * True for the paths the API owns on an origin it shares with the GUI: every route's path and
+ * prefix, and all of the versioned namespace (where an unknown path is the API's 404).
+ */
+export function isApiPath(pathname: string): boolean {
+  return pathname.startsWith(`${API_NAMESPACE}/`) || owner(pathname) !== undefined;
+}
+
+/**
+ * The route template for logs and metrics: a route's path, a prefix's own path (with `/*` when its
+ * route is documented at a path under it, like tRPC's procedures), or `other`. Never the raw path,
+ * which could carry text a caller typed, and a 404 scan cannot grow the metrics' label set.
+ */
+export function routeTemplate(pathname: string): string {
+  const entry = owner(pathname);
+  if (entry === undefined) return 'other';
+  if (entry.prefix === undefined) return pathname;
+  const { prefix } = entry;
+  return entry.routes.every((r) => r.path === prefix) ? prefix : `${prefix}/*`;
+}
