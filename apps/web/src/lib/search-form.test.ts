@@ -176,7 +176,7 @@ describe('a field added to the table', () => {
     const item = intent.kind === 'search' ? (intent.request.requests[0] as Record<string, unknown>) : {};
     expect(item.x_probe).toBe('v');
     expect(blankRow('', fields).x_probe).toBe('');
-    expect(optionSummary(readSearchForm(params, fields).rows[0] ?? {}, fields)).toBe('defaults');
+    expect(optionSummary(readSearchForm(params, fields).rows[0] ?? {}, fields)).toBe('Probe: v');
   });
 
   it('reads a list field as one parameter value per query, entries joined by commas', () => {

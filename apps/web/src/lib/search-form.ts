@@ -140,15 +140,17 @@ function numericId(field: RequestField, text: string): number | null {
 
 /**
  * What the closed options disclosure says about a row, so nothing set is hidden from view: each
- * set field's `summary` in table order (an id typed as a number says so), or `defaults`.
+ * set field's `summary` in table order (an id typed as a number says so; a field without one says
+ * its label and value), or `defaults`.
  */
 export function optionSummary(row: QueryRow, fields: RequestFields = REQUEST_FIELDS): string {
   const parts: string[] = [];
   for (const field of fields) {
     const text = row[field.name] ?? '';
-    if (field.name === QUERY_FIELD || text === '' || !field.summary) continue;
+    if (field.name === QUERY_FIELD || text === '') continue;
     const typed = field.link.typeParam !== undefined && row[field.link.typeParam] === 'number';
-    parts.push(`${field.summary(text)}${typed ? ' (number)' : ''}`);
+    const said = field.summary?.(text) ?? `${field.control?.label ?? field.name}: ${text}`;
+    parts.push(`${said}${typed ? ' (number)' : ''}`);
   }
   return parts.length > 0 ? parts.join(', ') : 'defaults';
 }
