@@ -1,4 +1,11 @@
-import type { ErrorCode, RequestId } from '@openmates/contract';
+import {
+  type ErrorCode,
+  LIST_SEPARATOR,
+  REQUEST_FIELDS,
+  type RequestField,
+  type RequestFields,
+  type RequestId,
+} from '@openmates/contract';
 import { CHROMIUM_LAUNCH } from '@openmates/fixtures';
 import { handler as guiHandler } from '@openmates/web/handler';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -14,16 +21,8 @@ import {
 } from '../person-view.ts';
 import { startCaseServer } from './case-engine.ts';
 
-/** One request item as the form's fields take it. */
-interface FormItem {
-  id?: string | number;
-  query: string;
-  count?: number;
-  country?: string;
-  search_lang?: string;
-  safesearch?: string;
-  filter_tabloids?: boolean;
-}
+/** One request item as the form's fields take it: its values by field name (the case's JSON). */
+type FormItem = { query: string } & Record<string, unknown>;
 
 /** The case's items; the web column only runs cases whose request a person can give (see `formCannotExpress`). */
 function formItems(testCase: ParityCase): FormItem[] {
@@ -32,30 +31,48 @@ function formItems(testCase: ParityCase): FormItem[] {
   return items as FormItem[];
 }
 
+/** Sets one field's control as a person would, by the control's type; its label is `<label> for query N`. */
+async function fillControl(page: Page, n: number, field: RequestField, value: unknown): Promise<void> {
+  const control = field.control;
+  if (!control) throw new Error(`${field.name} has no control in the form`);
+  const input = (label: string) => page.getByLabel(`${label} for query ${n}`, { exact: true });
+  switch (control.control) {
+    case 'select':
+      await input(control.label).selectOption(String(value));
+      break;
+    case 'toggle':
+      await input(control.label).selectOption(value === false ? 'off' : 'on');
+      break;
+    case 'list':
+      await input(control.label).fill((value as unknown[]).map(String).join(LIST_SEPARATOR));
+      break;
+    case 'text':
+    case 'number':
+      await input(control.label).fill(String(value));
+      // An id's type is its own select beside it: a number id is typed `number`.
+      if (field.link.typeParam && typeof value === 'number')
+        await input(`${control.label} type`).selectOption('number');
+      break;
+  }
+}
+
 /** Fills the form as a person would: each query and its options disclosure, adding fields as needed, then Enter. */
-async function fillForm(page: Page, origin: string, items: FormItem[]): Promise<void> {
+async function fillForm(
+  page: Page,
+  origin: string,
+  items: FormItem[],
+  fields: RequestFields = REQUEST_FIELDS,
+): Promise<void> {
   await page.goto(`${origin}/`);
   await page.waitForFunction(() => document.querySelector('#svelte-announcer') !== null);
   for (const [i, item] of items.entries()) {
     const n = i + 1;
     if (i > 0) await page.getByRole('button', { name: 'Add a query' }).click();
     await page.getByLabel(`Query ${n}`, { exact: true }).fill(item.query);
-    const options = (['id', 'count', 'country', 'search_lang', 'safesearch', 'filter_tabloids'] as const).filter(
-      (k) => item[k] !== undefined,
-    );
+    const options = fields.filter((field) => field.control && item[field.name] !== undefined);
     if (options.length === 0) continue;
     await page.locator('[data-query-row] summary').nth(i).click();
-    const field = (label: string) => page.getByLabel(`${label} for query ${n}`, { exact: true });
-    if (item.id !== undefined) {
-      await field('Id').fill(String(item.id));
-      if (typeof item.id === 'number') await field('Id type').selectOption('number');
-    }
-    if (item.count !== undefined) await field('Results').fill(String(item.count));
-    if (item.country !== undefined) await field('Country').selectOption(item.country);
-    if (item.search_lang !== undefined) await field('Language').fill(item.search_lang);
-    if (item.safesearch !== undefined) await field('Safe search').selectOption(item.safesearch);
-    if (item.filter_tabloids !== undefined)
-      await field('Tabloid sites').selectOption(item.filter_tabloids ? 'on' : 'off');
+    for (const field of options) await fillControl(page, n, field, item[field.name]);
   }
   await page.getByLabel(`Query ${items.length}`, { exact: true }).press('Enter');
 }

@@ -1,5 +1,6 @@
+import { REQUEST_FIELDS, type RequestField, type RequestFields, z } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { blankRow, formIntent, readSearchForm, toSearchRequest } from './search-form.ts';
+import { blankRow, formIntent, optionSummary, readSearchForm, rowParams, toSearchRequest } from './search-form.ts';
 
 const intentOf = (query: string) => {
   const params = new URLSearchParams(query);
@@ -7,6 +8,45 @@ const intentOf = (query: string) => {
 };
 
 describe('search form', () => {
+  it('builds the request a link shared before the form was built from the field table built', () => {
+    expect(intentOf('q=a&q=b&count=3&lang=de&tabloids=off&id=7&idtype=number')).toEqual({
+      kind: 'search',
+      request: {
+        requests: [
+          { id: 7, query: 'a', count: 3, search_lang: 'de', filter_tabloids: false },
+          { query: 'b', count: 3, search_lang: 'de', filter_tabloids: false },
+        ],
+      },
+    });
+    // Key order too: the body the API receives is the same JSON text.
+    const intent = intentOf('q=%20a%20&count=%204%20&tabloids=YES&id=%20x%20&safesearch=OFF&country=de');
+    expect(JSON.stringify(intent.kind === 'search' && intent.request)).toBe(
+      '{"requests":[{"id":" x ","query":" a ","count":4,"country":"de","safesearch":"OFF","filter_tabloids":true}]}',
+    );
+  });
+
+  it('keeps the link parameters and the row keys of the field table', () => {
+    expect(rowParams().map(({ key, param, broadcast }) => [key, param, broadcast])).toEqual([
+      ['id', 'id', false],
+      ['idtype', 'idtype', false],
+      ['count', 'count', true],
+      ['country', 'country', true],
+      ['search_lang', 'lang', true],
+      ['safesearch', 'safesearch', true],
+      ['filter_tabloids', 'tabloids', true],
+    ]);
+    expect(blankRow('a')).toEqual({
+      query: 'a',
+      id: '',
+      idtype: '',
+      count: '',
+      country: '',
+      search_lang: '',
+      safesearch: '',
+      filter_tabloids: '',
+    });
+  });
+
   it('maps every field of the GET form to the request, an option given once applied to each query', () => {
     expect(intentOf('q=a&q=b&count=3&country=de&lang=DE&safesearch=strict&tabloids=off')).toEqual({
       kind: 'search',
@@ -86,5 +126,70 @@ describe('search form', () => {
     ]);
     expect(queries('q=a&remove=0')).toEqual(['a']);
     expect(queries('q=1&q=2&q=3&q=4&q=5&add=1')).toHaveLength(5);
+  });
+});
+
+describe('options summary', () => {
+  it("names every option set, in table order, from each field's summary", () => {
+    const [row] = readSearchForm(new URLSearchParams('q=a&id=7&idtype=number&count=3&lang=de&tabloids=0')).rows;
+    expect(optionSummary(row ?? {})).toBe('id 7 (number), 3 results, language de, tabloids included');
+    expect(optionSummary(blankRow('a'))).toBe('defaults');
+  });
+});
+
+/** The table with one more field: what a new field of the contract would be. */
+function withField(field: RequestField): RequestFields {
+  return [...REQUEST_FIELDS, field];
+}
+
+const PROBE: RequestField = {
+  name: 'x_probe',
+  kind: 'text',
+  schema: z.string(),
+  description: 'A probe field.',
+  normalize: (v: string) => v,
+  cacheKey: true,
+  providerOption: false,
+  flag: { name: 'x-probe', valueName: 'V', help: 'Probe.' },
+  control: { control: 'text', label: 'Probe', help: 'Probe.' },
+  link: { param: 'xp', broadcast: true },
+};
+
+const SITES: RequestField = {
+  name: 'x_sites',
+  kind: 'list',
+  schema: z.array(z.string()),
+  description: 'A list probe.',
+  normalize: (v: string[] | undefined) => v,
+  cacheKey: true,
+  providerOption: true,
+  control: { control: 'list', label: 'Sites', help: 'Domains.' },
+  link: { param: 'sites', broadcast: true },
+};
+
+describe('a field added to the table', () => {
+  it('reaches the request from its link parameter with no other change', () => {
+    const fields = withField(PROBE);
+    const params = new URLSearchParams('q=a&xp=v');
+    const intent = formIntent(params, readSearchForm(params, fields), fields);
+    expect(intent.kind === 'search' && intent.request.requests[0]).toEqual({ query: 'a', x_probe: 'v' });
+    const item = intent.kind === 'search' ? (intent.request.requests[0] as Record<string, unknown>) : {};
+    expect(item.x_probe).toBe('v');
+    expect(blankRow('', fields).x_probe).toBe('');
+    expect(optionSummary(readSearchForm(params, fields).rows[0] ?? {}, fields)).toBe('Probe: v');
+  });
+
+  it('reads a list field as one parameter value per query, entries joined by commas', () => {
+    const fields = withField(SITES);
+    const request = (link: string) => toSearchRequest(readSearchForm(new URLSearchParams(link), fields), fields);
+    expect(request('q=a&q=b&sites=a.com,%20b.org&sites=').requests).toEqual([
+      { query: 'a', x_sites: ['a.com', 'b.org'] },
+      { query: 'b' },
+    ]);
+    expect(request('q=a&q=b&sites=c.net').requests).toEqual([
+      { query: 'a', x_sites: ['c.net'] },
+      { query: 'b', x_sites: ['c.net'] },
+    ]);
+    expect(request('q=a&sites=,').requests).toEqual([{ query: 'a', x_sites: [] }]);
   });
 });

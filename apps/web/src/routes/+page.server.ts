@@ -56,7 +56,7 @@ export const load: PageServerLoad = async (event) => {
     form,
     choices: formChoices({
       ...(skill?.languages ? { languages: skill.languages } : {}),
-      currentCountries: form.rows.map((row) => row.country),
+      rows: form.rows,
     }),
     searched: intent.kind === 'search' && !unauthorized,
     outcome,

@@ -1,28 +1,63 @@
 import {
+  type ChoiceList,
   COUNTRIES,
-  DEFAULT_COUNT,
+  type FieldControl,
   ISO_639_1,
+  LIST_SEPARATOR,
   MAX_BATCH_ITEMS,
-  MAX_COUNT,
-  MIN_COUNT,
+  parseSwitch,
+  REQUEST_FIELDS,
+  type RequestField,
+  type RequestFields,
   SAFESEARCH_LEVELS,
 } from '@openmates/contract';
+import { optionSummary, QUERY_FIELD, type QueryRow } from '#lib/search-form.ts';
 
-/** One entry of a select: the value sent and the label shown. */
+/** One entry of a select or a suggestion list: the value sent and the label shown. */
 export interface Choice {
   value: string;
   label: string;
 }
 
-/** The form's limits and option lists, all from the contract, passed to the page as data. */
+/**
+ * One control of a query's options disclosure, as the page renders it: a field of the table with a
+ * `control`, its option list resolved. Plain data, so the page's script never carries the table
+ * (and with it the schemas).
+ */
+export type FormControl = {
+  /** The field's name: issues at `requests[i].<field>` are shown under the control. */
+  field: string;
+  /** The link parameter: the control's `name`, and its id is `<param>-<i>`. */
+  param: string;
+  label: string;
+  help: string;
+  /** For an id: the parameter of its "type" select (`number` sends the id as a JSON number). */
+  typeParam?: string;
+} & (
+  | { control: 'text'; suggestions?: ChoiceList }
+  | { control: 'number'; placeholder?: string }
+  | { control: 'select'; choices: Choice[] }
+  | { control: 'toggle'; on: string; off: string }
+  | { control: 'list' }
+);
+
+/** What a loaded query row shows: each control's value, and the closed disclosure's summary. */
+export interface RowView {
+  /** By row key (field name or type parameter): the value the control shows, '' for the default. */
+  values: Record<string, string>;
+  summary: string;
+}
+
+/** The form as the page renders it, all from the contract, passed to the page as data. */
 export interface FormChoices {
   maxQueries: number;
-  minCount: number;
-  maxCount: number;
-  defaultCount: number;
-  countries: Choice[];
-  languages: Choice[];
-  safesearch: Choice[];
+  /** In table order; the query itself is the row's main input, not one of these. */
+  controls: FormControl[];
+  /** The lists text controls suggest values from, one `<datalist id="<list>">` each. */
+  suggestions: { list: ChoiceList; choices: Choice[] }[];
+  rows: RowView[];
+  /** The summary of a row added in the page, which has every option at its default. */
+  blankSummary: string;
 }
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
@@ -30,36 +65,109 @@ const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback
 
 const byLabel = (a: Choice, b: Choice) => a.label.localeCompare(b.label, 'en');
 
-/**
- * The choices for the form. `languages` narrows the language list to what the provider supports
- * (skill info lists them when it does not support every ISO 639-1 code). A country from a shared link
- * that is not in the list is kept as a choice, so the page shows it and the API judges it; the
- * language field takes any text, with these as suggestions.
- */
-export function formChoices(options: {
-  languages?: readonly string[];
-  currentCountries: readonly string[];
-}): FormChoices {
+/** The named option lists of the contract, languages narrowed to what the provider supports. */
+function choiceLists(languages: readonly string[] | undefined): Record<ChoiceList, Choice[]> {
   const countries: Choice[] = COUNTRIES.filter((c) => c !== 'ALL')
     .map((value) => ({ value, label: `${regionNames.of(value) ?? value} (${value})` }))
     .sort(byLabel);
   countries.unshift({ value: 'ALL', label: 'All regions (ALL)' });
-  const codes = new Set<string>(options.languages ?? ISO_639_1);
-  const languages = [...codes]
-    .map((value) => ({ value, label: `${languageNames.of(value) ?? value} (${value})` }))
-    .sort(byLabel);
-  const keep = (list: Choice[], value: string) => {
-    if (value !== '' && !list.some((c) => c.value.toLowerCase() === value.toLowerCase()))
-      list.push({ value, label: value });
+  return {
+    countries,
+    languages: [...new Set<string>(languages ?? ISO_639_1)]
+      .map((value) => ({ value, label: `${languageNames.of(value) ?? value} (${value})` }))
+      .sort(byLabel),
+    safesearch: SAFESEARCH_LEVELS.map((value) => ({ value, label: value[0]?.toUpperCase() + value.slice(1) })),
   };
-  for (const country of options.currentCountries) keep(countries, country);
+}
+
+/** The value a select shows for the URL's text: the choice matching it in any case (`de` selects `DE`). */
+function selected(choices: readonly Choice[], text: string): string {
+  return choices.find((c) => c.value.toLowerCase() === text.toLowerCase())?.value ?? text;
+}
+
+/** A toggle's `on`/`off` for any of the words the contract reads as a switch; other text as typed. */
+function switchChoice(text: string): string {
+  if (text === '') return '';
+  const on = parseSwitch(text);
+  return on === undefined ? text : on ? 'on' : 'off';
+}
+
+function formControl(
+  field: RequestField,
+  control: FieldControl,
+  lists: Record<ChoiceList, Choice[]>,
+  rows: readonly QueryRow[],
+): FormControl {
+  const base = {
+    field: field.name,
+    param: field.link.param,
+    label: control.label,
+    help: control.help,
+    ...(field.link.typeParam ? { typeParam: field.link.typeParam } : {}),
+  };
+  switch (control.control) {
+    case 'select': {
+      // A value from a shared link that is not in the list stays a choice, so the page shows what
+      // was asked and the API judges it.
+      const choices = [...lists[control.choices]];
+      for (const row of rows) {
+        const text = row[field.name] ?? '';
+        if (text !== '' && !choices.some((c) => c.value.toLowerCase() === text.toLowerCase()))
+          choices.push({ value: text, label: text });
+      }
+      return { ...base, control: 'select', choices };
+    }
+    case 'number': {
+      // The placeholder shows the default the API applies when the field is left empty.
+      const fallback = (field.normalize as (value: undefined) => unknown)(undefined);
+      return { ...base, control: 'number', ...(typeof fallback === 'number' ? { placeholder: String(fallback) } : {}) };
+    }
+    case 'text':
+      return { ...base, control: 'text', ...(control.suggestions ? { suggestions: control.suggestions } : {}) };
+    case 'toggle':
+      return { ...base, control: 'toggle', on: control.on, off: control.off };
+    case 'list':
+      return { ...base, control: 'list', help: `${control.help} Separate entries with "${LIST_SEPARATOR}".` };
+  }
+}
+
+function rowView(row: QueryRow, controls: readonly FormControl[], fields: RequestFields): RowView {
+  const values: Record<string, string> = { [QUERY_FIELD]: row[QUERY_FIELD] ?? '' };
+  for (const control of controls) {
+    const text = row[control.field] ?? '';
+    values[control.field] =
+      control.control === 'select'
+        ? selected(control.choices, text)
+        : control.control === 'toggle'
+          ? switchChoice(text)
+          : text;
+    if (control.typeParam) values[control.typeParam] = row[control.typeParam] === 'number' ? 'number' : '';
+  }
+  return { values, summary: optionSummary(row, fields) };
+}
+
+/**
+ * The form for a page load: one control per field of the table that has one, with its option list
+ * (`languages` narrows the language list to what the provider supports: skill info lists them when
+ * it does not support every ISO 639-1 code), and what each loaded row shows.
+ */
+export function formChoices(options: {
+  languages?: readonly string[];
+  rows: readonly QueryRow[];
+  fields?: RequestFields;
+}): FormChoices {
+  const fields: RequestFields = options.fields ?? REQUEST_FIELDS;
+  const lists = choiceLists(options.languages);
+  const controls: FormControl[] = [];
+  for (const field of fields)
+    if (field.control && field.name !== QUERY_FIELD)
+      controls.push(formControl(field, field.control, lists, options.rows));
+  const used = new Set(controls.flatMap((c) => (c.control === 'text' && c.suggestions ? [c.suggestions] : [])));
   return {
     maxQueries: MAX_BATCH_ITEMS,
-    minCount: MIN_COUNT,
-    maxCount: MAX_COUNT,
-    defaultCount: DEFAULT_COUNT,
-    countries,
-    languages,
-    safesearch: SAFESEARCH_LEVELS.map((value) => ({ value, label: value[0]?.toUpperCase() + value.slice(1) })),
+    controls,
+    suggestions: [...used].map((list) => ({ list, choices: lists[list] })),
+    rows: options.rows.map((row) => rowView(row, controls, fields)),
+    blankSummary: optionSummary({}, fields),
   };
 }
