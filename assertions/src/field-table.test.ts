@@ -13,6 +13,7 @@ import {
 } from '@openmates/contract';
 import { renderReference } from '@openmates/contract/reference';
 import { toolInputSchema } from '@openmates/mcp';
+import { readSearchForm, toSearchRequest } from '@openmates/web/search-form';
 import { describe, expect, it } from 'vitest';
 
 const PROBE_DESCRIPTION = 'A throwaway field that proves the table reaches every surface.';
@@ -38,6 +39,12 @@ describe('a field added to the request-field table', () => {
     const parsed = schema.parse({ requests: [{ query: 'a', x_probe: 'v' }] });
     const [item] = normalizeItems(parsed.requests, fields);
     expect(item?.x_probe).toBe('v');
+  });
+
+  it('is built by the GUI from its link parameter', () => {
+    const form = readSearchForm(new URLSearchParams('q=a&xp=v'), fields);
+    const request = toSearchRequest(form, fields) as { requests: Record<string, unknown>[] };
+    expect(request.requests[0]?.x_probe).toBe('v');
   });
 
   it('is listed by the unknown-field message', () => {
