@@ -7,9 +7,10 @@ import {
 } from '@openmates/contract';
 import { APIError, OpenMates, ProviderError } from '@openmates/sdk';
 import { createParser } from 'eventsource-parser';
-import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, RecordedRetry, Surface, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
+import { retryFront } from './scripted-upstream.ts';
 
 /** What one way of streaming handed back: the last document and the ids of the `group` events before it. */
 interface Streamed {
@@ -18,8 +19,8 @@ interface Streamed {
   transcript: string;
 }
 
-/** REST with `Accept: text/event-stream`: every event as the wire carries it, parsed by eventsource-parser. */
-async function restStream(url: string, testCase: ParityCase): Promise<Streamed> {
+/** REST with `Accept: text/event-stream`: every event as the wire carries it, parsed by eventsource-parser (no retries). */
+async function restStream(url: string, testCase: ParityCase, _retrying: Retrying): Promise<Streamed> {
   const response = await fetch(`${url}${PATHS.search}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -47,9 +48,20 @@ async function restStream(url: string, testCase: ParityCase): Promise<Streamed> 
   return { document: last.data, groups: events.slice(0, -1).map((e) => (e.data as { id: unknown }).id), transcript };
 }
 
+/** How many retries a read may make, and where it records each (the SDK's `onRetry`). */
+interface Retrying {
+  maxRetries: number;
+  retries: RecordedRetry[];
+}
+
 /** The npm SDK's `searchStream`: the events it yields and the document its final response resolves or rejects with. */
-async function sdkStream(url: string, testCase: ParityCase): Promise<Streamed> {
-  const client = new OpenMates({ baseURL: url, apiKey: null, maxRetries: 0 });
+async function sdkStream(url: string, testCase: ParityCase, { maxRetries, retries }: Retrying): Promise<Streamed> {
+  const client = new OpenMates({
+    baseURL: url,
+    apiKey: null,
+    maxRetries,
+    onRetry: ({ status, delayMs }) => retries.push({ status: status ?? null, delayMs }),
+  });
   const stream = client.apps.web.searchStream(testCase.request as Parameters<typeof client.apps.web.search>[0]);
   const groups: unknown[] = [];
   try {
@@ -86,15 +98,20 @@ function createStreamColumn(surface: 'stream' | 'sdk-stream', read: typeof restS
     supports: (testCase) => testCase.http === undefined,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const server = await startCaseServer(environment.env);
+      const front = await retryFront(testCase, server.url);
+      const retries: RecordedRetry[] = [];
       try {
-        const streamed = await read(server.url, testCase);
+        const streamed = await read(front.url, testCase, { maxRetries: front.maxRetries, retries });
         const done = WebSearchResponseSchema.safeParse(streamed.document);
         if (done.success) checkGroups(surface, streamed.groups, done.data);
         const outcome = done.success
           ? outcomeOfResponse(done.data)
           : outcomeOfError(ErrorResponseSchema.parse(streamed.document));
-        return { outcome, transcript: streamed.transcript + server.logs.join(''), document: streamed.document };
+        const result = { outcome, transcript: streamed.transcript + server.logs.join(''), document: streamed.document };
+        const made = front.finish(retries);
+        return made ? { ...result, retries: made } : result;
       } finally {
+        await front.close();
         await server.close();
       }
     },
