@@ -146,7 +146,10 @@ export const RETRY_POLICY = {
     { name: 'retry-after-ms', unit: 'ms', httpDate: false },
     { name: 'retry-after', unit: 's', httpDate: true },
   ],
-  numberPattern: '^\\d+(\\.\\d+)?$',
+  numberPattern: '^[0-9]+(\\.[0-9]+)?$',
+  /** An HTTP date as servers must send it (IMF-fixdate), such as `Wed, 01 Jan 2025 00:00:07 GMT`. */
+  httpDatePattern:
+    '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
   /** A server's wait longer than this, or negative, is ignored in favour of the backoff. Waits are whole ms, rounded up. */
   maxRetryAfterMs: 60_000,
   /** Otherwise: initialMs × factor^retry (retry counted from 0), at most maxMs, times 1 ± jitter, rounded to whole ms. */

@@ -51,8 +51,19 @@ class WaitTest(unittest.TestCase):
         self.assertEqual(self.wait({"retry-after": http_date(60)}), 60000)
         self.assertIsNone(self.wait({"retry-after": http_date(61)}))
 
+    def test_an_http_date_counts_only_as_imf_fixdate_naming_a_real_day(self) -> None:
+        self.assertEqual(self.wait({"retry-after": "Wed, 01 Jan 2025 00:00:07 GMT"}), 7000)
+        for value in [
+            "2025-01-01T00:00:07Z",
+            "Wednesday, 01-Jan-25 00:00:07 GMT",
+            "Thu, 01 Jan 2025 00:00:07 GMT",
+            "Sat, 30 Feb 2025 00:00:07 GMT",
+            "Wed, 1 Jan 2025 00:00:07 GMT",
+        ]:
+            self.assertIsNone(self.wait({"retry-after": value}), value)
+
     def test_a_missing_unparsable_or_negative_wait_is_ignored(self) -> None:
-        for value in ["", "soon", "-1", http_date(-60)]:
+        for value in ["", "soon", "-1", "\u0663", http_date(-60)]:
             self.assertIsNone(self.wait({"retry-after": value}), value)
         self.assertIsNone(self.wait({}))
 

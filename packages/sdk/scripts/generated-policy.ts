@@ -49,6 +49,8 @@ export function generatedPolicy(): string {
     `export const WAIT_HEADERS = ${rows(RETRY_POLICY.waitHeaders)} as const;`,
     '/** A number of ms or seconds in a wait header, once trimmed. */',
     `export const WAIT_NUMBER = new RegExp(${JSON.stringify(RETRY_POLICY.numberPattern)});`,
+    '/** An HTTP date in a wait header (IMF-fixdate, the form servers must send). */',
+    `export const WAIT_HTTP_DATE = new RegExp(${JSON.stringify(RETRY_POLICY.httpDatePattern)});`,
     '/** A server wait longer than this (ms), or negative, is ignored in favour of the backoff. */',
     `export const MAX_RETRY_AFTER_MS = ${RETRY_POLICY.maxRetryAfterMs};`,
     '/** Backoff before retry n (from 0): min(initial × factor^n, max) × (1 ± jitter), in whole ms. */',

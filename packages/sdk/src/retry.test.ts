@@ -88,3 +88,18 @@ describe('the wait computation', () => {
     expect(retryDelay(new Headers({ 'retry-after-ms': '7' }), 3, () => 0.5)).toBe(7);
   });
 });
+
+describe('an HTTP date in Retry-After', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  it('counts only as IMF-fixdate naming a real day', () => {
+    expect(retryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:07 GMT' }), now)).toBe(7000);
+    for (const value of [
+      '2025-01-01T00:00:07Z',
+      'Wednesday, 01-Jan-25 00:00:07 GMT',
+      'Thu, 01 Jan 2025 00:00:07 GMT',
+      'Sat, 30 Feb 2025 00:00:07 GMT',
+      'Wed, 1 Jan 2025 00:00:07 GMT',
+    ])
+      expect(retryAfter(new Headers({ 'retry-after': value }), now), value).toBeUndefined();
+  });
+});

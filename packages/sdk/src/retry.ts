@@ -10,6 +10,7 @@ import {
   RETRY_STATUSES,
   RETRY_STATUSES_WITH_RETRY_AFTER,
   WAIT_HEADERS,
+  WAIT_HTTP_DATE,
   WAIT_NUMBER,
 } from './generated/policy.ts';
 
@@ -38,7 +39,11 @@ export function retryAfter(headers: Headers, now: number = Date.now()): number |
     if (!value) continue;
     let delay: number | undefined;
     if (WAIT_NUMBER.test(value)) delay = Number(value) * (header.unit === 's' ? 1000 : 1);
-    else if (header.httpDate && Number.isFinite(Date.parse(value))) delay = Date.parse(value) - now;
+    else if (header.httpDate && WAIT_HTTP_DATE.test(value)) {
+      // Only a real date: one that prints back as itself (not Feb 30, not a wrong weekday).
+      const when = Date.parse(value);
+      if (Number.isFinite(when) && new Date(when).toUTCString() === value) delay = when - now;
+    }
     if (delay === undefined) continue;
     return delay < 0 || delay > MAX_RETRY_AFTER_MS ? undefined : Math.ceil(delay);
   }

@@ -14,7 +14,7 @@ import re
 import time
 import urllib.parse
 import urllib.request
-from email.utils import parsedate_to_datetime
+from email.utils import format_datetime, parsedate_to_datetime
 from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple, cast
 
 from ._exceptions import APIConnectionError, APIError, APITimeoutError, OpenMatesError, make_status_error
@@ -31,6 +31,7 @@ from ._generated_policy import (
     RETRY_STATUSES_WITH_RETRY_AFTER,
     RETRY_TIMEOUTS,
     WAIT_HEADERS,
+    WAIT_HTTP_DATE,
     WAIT_NUMBER,
 )
 from ._version import __version__
@@ -43,6 +44,7 @@ EVENT_STREAM_OR_JSON = "text/event-stream, application/json;q=0.5"
 """The `Accept` of `search_stream`: the event stream, else the JSON answer (a refusal is JSON anyway)."""
 
 _WAIT_NUMBER = re.compile(WAIT_NUMBER)
+_WAIT_HTTP_DATE = re.compile(WAIT_HTTP_DATE)
 
 USER_AGENT = f"openmates-python/{__version__} {platform.python_implementation()}/{platform.python_version()}"
 """Sent as `User-Agent`: the SDK's version and the Python that runs it."""
@@ -354,12 +356,15 @@ def retry_after(headers: Mapping[str, str], now: Optional[float] = None) -> Opti
         delay: Optional[float] = None
         if _WAIT_NUMBER.match(value):
             delay = float(value) * (1000 if header.unit == "s" else 1)
-        elif header.http_date:
+        elif header.http_date and _WAIT_HTTP_DATE.match(value):
+            # Only a real date: one that prints back as itself (not Feb 30, not a wrong weekday).
             try:
-                when = parsedate_to_datetime(value).timestamp()
+                when = parsedate_to_datetime(value)
             except (TypeError, ValueError, IndexError):
                 continue
-            delay = (when - (time.time() if now is None else now)) * 1000
+            if format_datetime(when, usegmt=True) != value:
+                continue
+            delay = (when.timestamp() - (time.time() if now is None else now)) * 1000
         if delay is None:
             continue
         return None if delay < 0 or delay > MAX_RETRY_AFTER_MS else math.ceil(delay)

@@ -183,8 +183,11 @@ WAIT_HEADERS: Final[Tuple[WaitHeader, ...]] = (
 )
 """The headers naming the server's wait, in precedence order: the first that parses wins."""
 
-WAIT_NUMBER: Final = "^\\d+(\\.\\d+)?$"
+WAIT_NUMBER: Final = "^[0-9]+(\\.[0-9]+)?$"
 """A number of ms or seconds in a wait header, once trimmed (a regular expression)."""
+
+WAIT_HTTP_DATE: Final = "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$"
+"""An HTTP date in a wait header: IMF-fixdate, the form servers must send (a regular expression)."""
 
 MAX_RETRY_AFTER_MS: Final = 60000
 """A server wait longer than this (ms), or negative, is ignored in favour of the backoff."""

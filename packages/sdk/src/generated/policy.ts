@@ -46,7 +46,9 @@ export const WAIT_HEADERS = [
   {"name":"retry-after","unit":"s","httpDate":true},
 ] as const;
 /** A number of ms or seconds in a wait header, once trimmed. */
-export const WAIT_NUMBER = new RegExp("^\\d+(\\.\\d+)?$");
+export const WAIT_NUMBER = new RegExp("^[0-9]+(\\.[0-9]+)?$");
+/** An HTTP date in a wait header (IMF-fixdate, the form servers must send). */
+export const WAIT_HTTP_DATE = new RegExp("^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$");
 /** A server wait longer than this (ms), or negative, is ignored in favour of the backoff. */
 export const MAX_RETRY_AFTER_MS = 60000;
 /** Backoff before retry n (from 0): min(initial × factor^n, max) × (1 ± jitter), in whole ms. */
