@@ -112,7 +112,8 @@ function createPipColumn(surface: 'pip' | 'pip-stream'): SurfaceDriver {
         const done = answer.response ?? (answer.error?.class === 'ProviderError' ? answer.error.response : undefined);
         if (done !== undefined) {
           const response = WebSearchResponseSchema.parse(done);
-          if (stream) {
+          // A JSON 502 before any stream (no events) has no group events to check.
+          if (stream && (answer.events ?? []).length > 0) {
             checkGroups(surface, answer.groups ?? [], response);
             if (answer.events?.at(-1) !== 'done') throw new Error(`${surface}: the stream did not end with done`);
           }

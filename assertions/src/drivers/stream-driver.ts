@@ -17,6 +17,8 @@ interface Streamed {
   document: unknown;
   groups: unknown[];
   transcript: string;
+  /** False when the answer was a JSON refusal before any stream (a retry case's scripted 502 among them). */
+  streamed: boolean;
 }
 
 /** REST with `Accept: text/event-stream`: every event as the wire carries it, parsed by eventsource-parser (no retries). */
@@ -30,7 +32,7 @@ async function restStream(url: string, testCase: ParityCase, _retrying: Retrying
   const transcript = `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}`;
   // A refusal before the stream began is the ordinary JSON answer.
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-    return { document: JSON.parse(text), groups: [], transcript };
+    return { document: JSON.parse(text), groups: [], transcript, streamed: false };
   if (response.headers.get('cache-control') !== 'no-store' || response.headers.get('x-accel-buffering') !== 'no')
     throw new Error('stream: the event stream lacks Cache-Control: no-store or X-Accel-Buffering: no');
   const events: { event: string; data: unknown }[] = [];
@@ -45,7 +47,8 @@ async function restStream(url: string, testCase: ParityCase, _retrying: Retrying
   const ends = events.filter((e) => e.event !== 'group');
   if (!last || ends.length !== 1 || last.event === 'group')
     throw new Error(`stream: expected group events then one done or error, got ${events.map((e) => e.event)}`);
-  return { document: last.data, groups: events.slice(0, -1).map((e) => (e.data as { id: unknown }).id), transcript };
+  const groups = events.slice(0, -1).map((e) => (e.data as { id: unknown }).id);
+  return { document: last.data, groups, transcript, streamed: true };
 }
 
 /** How many retries a read may make, and where it records each (the SDK's `onRetry`). */
@@ -64,18 +67,23 @@ async function sdkStream(url: string, testCase: ParityCase, { maxRetries, retrie
   });
   const stream = client.apps.web.searchStream(testCase.request as Parameters<typeof client.apps.web.search>[0]);
   const groups: unknown[] = [];
+  let streamed = false;
   try {
-    for await (const event of stream) if (event.event === 'group') groups.push(event.data.id);
+    for await (const event of stream) {
+      streamed = true;
+      if (event.event === 'group') groups.push(event.data.id);
+    }
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
   }
   try {
     const response = await stream.finalResponse();
-    return { document: response, groups, transcript: JSON.stringify(response) };
+    return { document: response, groups, transcript: JSON.stringify(response), streamed };
   } catch (error) {
-    if (error instanceof ProviderError) return { document: error.response, groups, transcript: error.message };
+    if (error instanceof ProviderError)
+      return { document: error.response, groups, transcript: error.message, streamed };
     if (!(error instanceof APIError)) throw error;
-    return { document: error.body, groups, transcript: `${error.message}\n${JSON.stringify(error.body)}` };
+    return { document: error.body, groups, transcript: `${error.message}\n${JSON.stringify(error.body)}`, streamed };
   }
 }
 
@@ -103,7 +111,7 @@ function createStreamColumn(surface: 'stream' | 'sdk-stream', read: typeof restS
       try {
         const streamed = await read(front.url, testCase, { maxRetries: front.maxRetries, retries });
         const done = WebSearchResponseSchema.safeParse(streamed.document);
-        if (done.success) checkGroups(surface, streamed.groups, done.data);
+        if (done.success && streamed.streamed) checkGroups(surface, streamed.groups, done.data);
         const outcome = done.success
           ? outcomeOfResponse(done.data)
           : outcomeOfError(ErrorResponseSchema.parse(streamed.document));
