@@ -44,6 +44,26 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
 /** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
 export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
 
+/** One scripted answer of a retry case's upstream: a status, its headers and a contract-shaped body. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  /** An ErrorResponse, or for a 502 the WebSearchResponse in which every group failed. */
+  body: unknown;
+}
+
+/** A retry an SDK made: the status of the attempt that failed (null: no answer) and the wait it computed, in ms. */
+export interface RecordedRetry {
+  status: number | null;
+  delayMs: number;
+}
+
+/** A retry a case expects: the failed attempt's status and the wait, exactly or (the jittered backoff) within bounds. */
+export interface ExpectedRetry {
+  status: number | null;
+  delayMs: number | { min: number; max: number };
+}
+
 /** One named case of the parity suite. */
 export interface ParityCase {
   /** Unique, kebab-case. */
@@ -68,6 +88,14 @@ export interface ParityCase {
   /** Strings that must appear nowhere in what the surface emitted (bodies, headers, output, logs). */
   forbidden?: readonly string[];
   /**
+   * Retry cases (the SDK columns): a scripted upstream on loopback (drivers/scripted-upstream.ts)
+   * answers the SDK's first attempts with these, in order, then relays to the case's server; the
+   * SDK runs with retries on and reports each retry it made.
+   */
+  upstream?: readonly ScriptedAnswer[];
+  /** With `upstream`: the retries the SDK must make, in order (none: the first refusal is final). */
+  retries?: readonly ExpectedRetry[];
+  /**
    * Why a person cannot give this request through the GUI's search form (a JSON type or field the
    * form has no control for, a batch size it cannot submit); the web column skips exactly these.
    */
@@ -83,6 +111,8 @@ export interface DriverResult {
   document?: unknown;
   /** The person view (person-view.ts) read back from what a person sees: the GUI's text, the CLI's human output. */
   view?: unknown;
+  /** Retry cases: each retry the SDK reported (its `onRetry` / `on_retry`), in order. */
+  retries?: RecordedRetry[];
 }
 
 /** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */

@@ -17,6 +17,8 @@ export interface CaseRun {
   error?: string;
   /** Where the surface's person view (web, CLI human output) differs from the core document's; a parity failure. */
   viewDiff?: string;
+  /** Retry cases: the retries the SDK made, as JSON (backoff waits as their bounds; see runner.ts). */
+  retries?: string;
 }
 
 /** Why a surface disagreed with a case's reference surface: the first differing path and both values. */
@@ -26,9 +28,10 @@ export interface ParityDisagreement extends DocumentDifference {
   reference: Surface;
   /**
    * `outcome`: the reduced outcome differs; `document`: the whole documents differ; `view`: what a
-   * person sees (GUI text, CLI human output) differs from the person view of the reference document.
+   * person sees (GUI text, CLI human output) differs from the person view of the reference document;
+   * `retries`: a retry case's SDK made other retries, or computed other waits.
    */
-  compared: 'outcome' | 'document' | 'view';
+  compared: 'outcome' | 'document' | 'view' | 'retries';
 }
 
 export interface MatrixCell {
@@ -95,6 +98,15 @@ function disagreementOf(
     };
     return { ...about, reference: reference.surface, compared: 'outcome', ...difference };
   }
+  if (run.retries !== reference.retries)
+    return {
+      ...about,
+      reference: reference.surface,
+      compared: 'retries',
+      path: '(retries)',
+      expected: reference.retries,
+      actual: run.retries,
+    };
   if (run.viewDiff !== undefined)
     return {
       ...about,

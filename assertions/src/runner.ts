@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from './case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, RecordedRetry, SurfaceDriver } from './case.ts';
 import { normalizeDocument } from './document.ts';
 import { canonicalOutcome, type Outcome } from './outcome.ts';
 import { firstDifference, personView } from './person-view.ts';
@@ -15,6 +15,32 @@ export function checkOutcome(testCase: ParityCase, outcome: Outcome): void {
     throw new Error(
       `${testCase.name}: outcome differs\nexpected: ${JSON.stringify(testCase.expect)}\nreceived: ${JSON.stringify(outcome)}`,
     );
+}
+
+/**
+ * Throws unless a retry case's SDK made exactly the retries the case expects; returns them as JSON
+ * with each backoff wait replaced by its bounds, so columns agree whatever their jitter drew.
+ */
+export function checkRetries(testCase: ParityCase, retries: readonly RecordedRetry[] | undefined): string {
+  const expected = testCase.retries ?? [];
+  if (!retries) throw new Error(`${testCase.name}: the surface reported no retries for a retry case`);
+  const shown = retries.map((retry, i) => {
+    const want = expected[i];
+    if (!want) return retry;
+    if (typeof want.delayMs === 'number' || retry.delayMs < want.delayMs.min || retry.delayMs > want.delayMs.max)
+      return retry;
+    return { status: retry.status, delayMs: `${want.delayMs.min}..${want.delayMs.max}` };
+  });
+  const canonical = JSON.stringify(shown);
+  const wanted = JSON.stringify(
+    expected.map((r) => ({
+      status: r.status,
+      delayMs: typeof r.delayMs === 'number' ? r.delayMs : `${r.delayMs.min}..${r.delayMs.max}`,
+    })),
+  );
+  if (canonical !== wanted)
+    throw new Error(`${testCase.name}: retries differ\nexpected: ${wanted}\nreceived: ${canonical}`);
+  return canonical;
 }
 
 /** Throws when a forbidden string (a canary secret) appears in what the surface emitted. */
@@ -67,6 +93,7 @@ export async function runCase(
       const difference = checkPersonView(testCase, result.view, await options.personReference());
       if (difference) run.viewDiff = difference;
     }
+    if (testCase.upstream) run.retries = checkRetries(testCase, result.retries);
     checkOutcome(testCase, outcome);
     checkTranscript(testCase, transcript, environment);
     if (run.viewDiff) throw new Error(run.viewDiff);

@@ -4,6 +4,7 @@ import { budgetCases } from './budgets.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
+import { retryCases } from './retries.ts';
 import { searxngCases } from './searxng.ts';
 import { validatedCases } from './validated.ts';
 
@@ -16,4 +17,5 @@ export const CASES: readonly ParityCase[] = [
   ...localCases,
   ...openaiCases,
   ...searxngCases,
+  ...retryCases,
 ];

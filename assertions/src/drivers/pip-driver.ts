@@ -3,9 +3,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ErrorResponseSchema, WebSearchResponseSchema } from '@openmates/contract';
 import { type InstalledWheel, installedWheel } from '@openmates/sdk-python/wheel';
-import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, RecordedRetry, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
+import { retryFront } from './scripted-upstream.ts';
 import { checkGroups } from './stream-driver.ts';
 
 const RUNNER = fileURLToPath(new URL('./pip_runner.py', import.meta.url));
@@ -16,6 +17,8 @@ interface RunnerAnswer {
   /** With `stream`: the ids of the `group` events, as they arrived, and every event's type. */
   groups?: unknown[];
   events?: string[];
+  /** Each retry `on_retry` reported: the failed attempt's status (null: no answer) and the wait in ms. */
+  retries?: { status: number | null; delay_ms: number }[];
   error?: {
     class: string;
     message: string;
@@ -61,9 +64,10 @@ class PipRunner {
       throw new Error(`pip runner did not import the installed wheel: ${JSON.stringify(line)}`);
   }
 
-  async ask(baseUrl: string, request: unknown, stream: boolean): Promise<RunnerAnswer> {
+  async ask(baseUrl: string, request: unknown, stream: boolean, maxRetries: number): Promise<RunnerAnswer> {
     const answer = this.#next();
-    this.#child.stdin.write(`${JSON.stringify({ base_url: baseUrl, request, ...(stream ? { stream } : {}) })}\n`);
+    const query = { base_url: baseUrl, request, max_retries: maxRetries, ...(stream ? { stream } : {}) };
+    this.#child.stdin.write(`${JSON.stringify(query)}\n`);
     const line = await answer;
     if ('exited' in line) throw new Error(String(line.exited));
     return line as RunnerAnswer;
@@ -95,17 +99,25 @@ function createPipColumn(surface: 'pip' | 'pip-stream'): SurfaceDriver {
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       if (!runner) throw new Error(`the ${surface} driver was not set up`);
       const server = await startCaseServer(environment.env);
+      const front = await retryFront(testCase, server.url);
       try {
-        const answer = await runner.ask(server.url, testCase.request, stream);
+        const answer = await runner.ask(front.url, testCase.request, stream, front.maxRetries);
         const transcript = JSON.stringify(answer) + server.logs.join('');
+        const reported: RecordedRetry[] = (answer.retries ?? []).map((r) => ({
+          status: r.status,
+          delayMs: r.delay_ms,
+        }));
+        const made = front.finish(reported);
+        const retries = made ? { retries: made } : {};
         const done = answer.response ?? (answer.error?.class === 'ProviderError' ? answer.error.response : undefined);
         if (done !== undefined) {
           const response = WebSearchResponseSchema.parse(done);
-          if (stream) {
+          // A JSON 502 before any stream (no events) has no group events to check.
+          if (stream && (answer.events ?? []).length > 0) {
             checkGroups(surface, answer.groups ?? [], response);
             if (answer.events?.at(-1) !== 'done') throw new Error(`${surface}: the stream did not end with done`);
           }
-          return { outcome: outcomeOfResponse(response), transcript, document: done };
+          return { outcome: outcomeOfResponse(response), transcript, document: done, ...retries };
         }
         const error = answer.error;
         if (error?.code === undefined || error.code === null)
@@ -116,8 +128,9 @@ function createPipColumn(surface: 'pip' | 'pip-stream'): SurfaceDriver {
           code: error.code,
           issues: error.issues,
         });
-        return { outcome: outcomeOfError(exposed), transcript, document: error.body };
+        return { outcome: outcomeOfError(exposed), transcript, document: error.body, ...retries };
       } finally {
+        await front.close();
         await server.close();
       }
     },

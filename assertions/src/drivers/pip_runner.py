@@ -2,9 +2,12 @@
 
 Started once per parity run with the venv's Python. It first prints `{"ready": {"module", "version"}}`
 (so the driver can check that the wheel, not a source checkout, was imported), then reads one case
-per line, `{"base_url": ..., "request": ..., "stream"?: true}`, and prints one line per case:
+per line, `{"base_url": ..., "request": ..., "max_retries": n, "stream"?: true}`, and prints one line per case:
 `{"response": ...}` with what `client.apps.web.search` returned, or `{"error": {...}}` with what it
 raised (class, status, code, issues, body, message, and `response` for a ProviderError).
+
+Every answer carries `"retries"`: each retry the SDK's `on_retry` reported, as
+`{"status", "delay_ms"}` (status null when no answer came).
 
 With `"stream": true` it calls `client.apps.web.search_stream` instead, reads every event, and
 answers with `final_response()`'s result or error in the same shape, plus `"groups"`: the ids of the
@@ -20,7 +23,21 @@ from openmates.types import WebSearchRequestItem
 
 
 def run_case(case: Mapping[str, object]) -> Dict[str, object]:
-    client = openmates.OpenMates(base_url=cast(str, case["base_url"]), api_key="", max_retries=0)
+    retries: List[Dict[str, object]] = []
+
+    def on_retry(retry: openmates.RetryInfo) -> None:
+        retries.append({"status": retry.status, "delay_ms": retry.delay_ms})
+
+    client = openmates.OpenMates(
+        base_url=cast(str, case["base_url"]),
+        api_key="",
+        max_retries=cast(int, case.get("max_retries", 0)),
+        on_retry=on_retry,
+    )
+    return {**search(client, case), "retries": retries}
+
+
+def search(client: openmates.OpenMates, case: Mapping[str, object]) -> Dict[str, object]:
     request = cast(Dict[str, object], case["request"])
     # Validation cases send invalid requests on purpose, past the SDK's static types.
     items = cast(List[WebSearchRequestItem], request.get("requests"))

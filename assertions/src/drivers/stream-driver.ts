@@ -7,19 +7,22 @@ import {
 } from '@openmates/contract';
 import { APIError, OpenMates, ProviderError } from '@openmates/sdk';
 import { createParser } from 'eventsource-parser';
-import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, RecordedRetry, Surface, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
+import { retryFront } from './scripted-upstream.ts';
 
 /** What one way of streaming handed back: the last document and the ids of the `group` events before it. */
 interface Streamed {
   document: unknown;
   groups: unknown[];
   transcript: string;
+  /** False when the answer was a JSON refusal before any stream (a retry case's scripted 502 among them). */
+  streamed: boolean;
 }
 
-/** REST with `Accept: text/event-stream`: every event as the wire carries it, parsed by eventsource-parser. */
-async function restStream(url: string, testCase: ParityCase): Promise<Streamed> {
+/** REST with `Accept: text/event-stream`: every event as the wire carries it, parsed by eventsource-parser (no retries). */
+async function restStream(url: string, testCase: ParityCase, _retrying: Retrying): Promise<Streamed> {
   const response = await fetch(`${url}${PATHS.search}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -29,7 +32,7 @@ async function restStream(url: string, testCase: ParityCase): Promise<Streamed> 
   const transcript = `${response.status}\n${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}`;
   // A refusal before the stream began is the ordinary JSON answer.
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
-    return { document: JSON.parse(text), groups: [], transcript };
+    return { document: JSON.parse(text), groups: [], transcript, streamed: false };
   if (response.headers.get('cache-control') !== 'no-store' || response.headers.get('x-accel-buffering') !== 'no')
     throw new Error('stream: the event stream lacks Cache-Control: no-store or X-Accel-Buffering: no');
   const events: { event: string; data: unknown }[] = [];
@@ -44,26 +47,43 @@ async function restStream(url: string, testCase: ParityCase): Promise<Streamed> 
   const ends = events.filter((e) => e.event !== 'group');
   if (!last || ends.length !== 1 || last.event === 'group')
     throw new Error(`stream: expected group events then one done or error, got ${events.map((e) => e.event)}`);
-  return { document: last.data, groups: events.slice(0, -1).map((e) => (e.data as { id: unknown }).id), transcript };
+  const groups = events.slice(0, -1).map((e) => (e.data as { id: unknown }).id);
+  return { document: last.data, groups, transcript, streamed: true };
+}
+
+/** How many retries a read may make, and where it records each (the SDK's `onRetry`). */
+interface Retrying {
+  maxRetries: number;
+  retries: RecordedRetry[];
 }
 
 /** The npm SDK's `searchStream`: the events it yields and the document its final response resolves or rejects with. */
-async function sdkStream(url: string, testCase: ParityCase): Promise<Streamed> {
-  const client = new OpenMates({ baseURL: url, apiKey: null, maxRetries: 0 });
+async function sdkStream(url: string, testCase: ParityCase, { maxRetries, retries }: Retrying): Promise<Streamed> {
+  const client = new OpenMates({
+    baseURL: url,
+    apiKey: null,
+    maxRetries,
+    onRetry: ({ status, delayMs }) => retries.push({ status: status ?? null, delayMs }),
+  });
   const stream = client.apps.web.searchStream(testCase.request as Parameters<typeof client.apps.web.search>[0]);
   const groups: unknown[] = [];
+  let streamed = false;
   try {
-    for await (const event of stream) if (event.event === 'group') groups.push(event.data.id);
+    for await (const event of stream) {
+      streamed = true;
+      if (event.event === 'group') groups.push(event.data.id);
+    }
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
   }
   try {
     const response = await stream.finalResponse();
-    return { document: response, groups, transcript: JSON.stringify(response) };
+    return { document: response, groups, transcript: JSON.stringify(response), streamed };
   } catch (error) {
-    if (error instanceof ProviderError) return { document: error.response, groups, transcript: error.message };
+    if (error instanceof ProviderError)
+      return { document: error.response, groups, transcript: error.message, streamed };
     if (!(error instanceof APIError)) throw error;
-    return { document: error.body, groups, transcript: `${error.message}\n${JSON.stringify(error.body)}` };
+    return { document: error.body, groups, transcript: `${error.message}\n${JSON.stringify(error.body)}`, streamed };
   }
 }
 
@@ -86,15 +106,20 @@ function createStreamColumn(surface: 'stream' | 'sdk-stream', read: typeof restS
     supports: (testCase) => testCase.http === undefined,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const server = await startCaseServer(environment.env);
+      const front = await retryFront(testCase, server.url);
+      const retries: RecordedRetry[] = [];
       try {
-        const streamed = await read(server.url, testCase);
+        const streamed = await read(front.url, testCase, { maxRetries: front.maxRetries, retries });
         const done = WebSearchResponseSchema.safeParse(streamed.document);
-        if (done.success) checkGroups(surface, streamed.groups, done.data);
+        if (done.success && streamed.streamed) checkGroups(surface, streamed.groups, done.data);
         const outcome = done.success
           ? outcomeOfResponse(done.data)
           : outcomeOfError(ErrorResponseSchema.parse(streamed.document));
-        return { outcome, transcript: streamed.transcript + server.logs.join(''), document: streamed.document };
+        const result = { outcome, transcript: streamed.transcript + server.logs.join(''), document: streamed.document };
+        const made = front.finish(retries);
+        return made ? { ...result, retries: made } : result;
       } finally {
+        await front.close();
         await server.close();
       }
     },

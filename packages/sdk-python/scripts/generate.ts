@@ -1,7 +1,11 @@
-// Writes src/openmates/_generated.py from contract/openapi.json and assertions/catalogue.json. Run
-// after `pnpm generate` changes the contract; a test fails when the committed file differs.
+// Writes src/openmates/_generated.py from contract/openapi.json and assertions/catalogue.json, and
+// src/openmates/_generated_policy.py from the contract's SDK policy. Run after `pnpm generate`
+// changes the contract; a test fails when a committed file differs.
 import { writeFileSync } from 'node:fs';
 import { GENERATED_PATH, generatedPython } from './generated-file.ts';
+import { generatedPolicyPython, POLICY_PATH } from './generated-policy.ts';
 
 writeFileSync(GENERATED_PATH, generatedPython());
 console.log(`wrote ${GENERATED_PATH}`);
+writeFileSync(POLICY_PATH, generatedPolicyPython());
+console.log(`wrote ${POLICY_PATH}`);

@@ -129,7 +129,11 @@ class Server:
         """The `http` lines up to and including the one of `request_id`, waiting until it is logged."""
         with self._changed:
             found = self._changed.wait_for(
-                lambda: any(line.get("request_id") == request_id for line in self._lines), WAIT
+                # The http line itself: the engine logs lines with the same request id before it.
+                lambda: any(
+                    line.get("event") == "http" and line.get("request_id") == request_id for line in self._lines
+                ),
+                WAIT,
             )
             if not found:
                 raise AssertionError(f"the server never logged request {request_id}")

@@ -1,7 +1,11 @@
-// Writes src/generated/openapi.ts from contract/openapi.json. Run after `pnpm generate` changes the
-// contract; a test fails when the committed file differs from what this would write.
+// Writes src/generated/openapi.ts from contract/openapi.json and src/generated/policy.ts from the
+// contract's SDK policy. Run after `pnpm generate` changes the contract; a test fails when a
+// committed file differs from what this would write.
 import { writeFileSync } from 'node:fs';
 import { GENERATED_PATH, generatedTypes } from './generated-file.ts';
+import { generatedPolicy, POLICY_PATH } from './generated-policy.ts';
 
 writeFileSync(GENERATED_PATH, await generatedTypes());
 console.log(`wrote ${GENERATED_PATH}`);
+writeFileSync(POLICY_PATH, generatedPolicy());
+console.log(`wrote ${POLICY_PATH}`);

@@ -24,6 +24,7 @@ import {
   PermissionDeniedError,
   ProviderError,
   RateLimitError,
+  type RetryInfo,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
   VERSION,
@@ -405,5 +406,68 @@ describe('options', () => {
     });
     await openmates.apps.web.search(request);
     expect(seen).toEqual([`${server.baseURL}${PATHS.search}`]);
+  });
+});
+
+describe('onRetry', () => {
+  const rateLimited: WebSearchResponse = WebSearchResponseSchema.parse({
+    ...allFailed,
+    results: [{ id: 'q1', results: [], error: { code: 'provider_rate_limited', message: 'Rate limited.' } }],
+    code: 'provider_rate_limited',
+  });
+
+  it('is told each failed attempt, its status and the wait, before the SDK waits', async () => {
+    const server = await serve(
+      errorReply('rate_limited', {}, { 'retry-after': '0' }),
+      { status: 502, body: rateLimited, headers: { 'retry-after': '1', 'retry-after-ms': '20' } },
+      { drop: true },
+      errorReply('not_configured', {}, { 'retry-after-ms': '5' }),
+      { status: 200, body: ok },
+    );
+    const seen: unknown[] = [];
+    const { openmates, delays } = client(server.baseURL, {
+      maxRetries: 4,
+      onRetry: ({ attempt, status, delayMs, error }) => seen.push({ attempt, status, delayMs, error: error.name }),
+    });
+    await expect(openmates.apps.web.search(request)).resolves.toEqual(ok);
+    expect(server.received).toHaveLength(5);
+    expect(seen.map((s) => ({ ...(s as object), delayMs: undefined }))).toEqual([
+      { attempt: 1, status: 429, delayMs: undefined, error: 'RateLimitError' },
+      { attempt: 2, status: 502, delayMs: undefined, error: 'ProviderError' },
+      { attempt: 3, status: undefined, delayMs: undefined, error: 'APIConnectionError' },
+      { attempt: 4, status: 503, delayMs: undefined, error: 'ServiceUnavailableError' },
+    ]);
+    const waits = seen.map((s) => (s as { delayMs: number }).delayMs);
+    expect(waits).toEqual(delays);
+    expect([waits[0], waits[1], waits[3]]).toEqual([0, 20, 5]);
+    // The dropped connection had no header: the backoff of retry 2 (2 s ± 25 %).
+    expect(waits[2]).toBeGreaterThanOrEqual(1500);
+    expect(waits[2]).toBeLessThanOrEqual(2500);
+  });
+
+  it('is not called for a 500 or a 502 without Retry-After, which are never retried', async () => {
+    for (const reply of [errorReply('internal_error'), { status: 502, body: rateLimited } as Reply]) {
+      const server = await serve(reply, { status: 200, body: ok });
+      const seen: RetryInfo[] = [];
+      const { openmates } = client(server.baseURL, { maxRetries: 3, onRetry: (r) => seen.push(r) });
+      await rejection(openmates.apps.web.search(request));
+      expect(server.received).toHaveLength(1);
+      expect(seen).toEqual([]);
+    }
+  });
+
+  it('sees the same attempts on searchStream, whose retries end once the stream begins', async () => {
+    const server = await serve(
+      { status: 502, body: rateLimited, headers: { 'retry-after': '0' } },
+      { status: 200, body: ok },
+    );
+    const seen: [number | undefined, number][] = [];
+    const { openmates } = client(server.baseURL, { onRetry: (r) => seen.push([r.status, r.delayMs]) });
+    await expect(openmates.apps.web.searchStream(request).finalResponse()).resolves.toEqual(ok);
+    expect(seen).toEqual([[502, 0]]);
+  });
+
+  it('must be a function', () => {
+    expect(() => new OpenMates({ onRetry: 'log' as never })).toThrow('onRetry must be a function.');
   });
 });

@@ -1,6 +1,7 @@
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
 import { DEFAULT_BASE_URL } from './generated/openapi.ts';
+import { DEFAULT_MAX_RETRIES, RETRY_CONNECTION_FAILURES, RETRY_TIMEOUTS } from './generated/policy.ts';
 import { sleep as defaultSleep, isRetryableStatus, retryDelay } from './retry.ts';
 import { VERSION } from './version.ts';
 import { WebApp } from './web-app.ts';
@@ -16,8 +17,13 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** Milliseconds one attempt may take, reading the body included. Default 60000 (longer than any server deadline). */
   timeout?: number | undefined;
-  /** Further attempts after a 429, a 503 or a connection failure. Default 2. */
+  /** Further attempts after a 429, a 503, a 502 with `Retry-After` or a connection failure. Default 2. */
   maxRetries?: number | undefined;
+  /**
+   * Called before each wait between attempts with the attempt that failed and the wait the SDK
+   * chose, to log or count retries. An exception it throws ends the call with that exception.
+   */
+  onRetry?: ((retry: RetryInfo) => void) | undefined;
   /** The fetch to call. Default `globalThis.fetch`. */
   fetch?: typeof fetch | undefined;
   /**
@@ -25,6 +31,18 @@ export interface ClientOptions {
    * Tests inject one to count attempts and see the delays without waiting. Default: a timer.
    */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}
+
+/** What `onRetry` is told before each wait. */
+export interface RetryInfo {
+  /** The attempt that failed, counted from 1. */
+  attempt: number;
+  /** Its HTTP status, or undefined when no answer came (a connection failure). */
+  status: number | undefined;
+  /** Milliseconds the SDK waits before the next attempt: the server's `retry-after-ms` or `Retry-After`, else the backoff. */
+  delayMs: number;
+  /** What the attempt failed with; thrown when no attempt is left. */
+  error: OpenMatesError;
 }
 
 /** Options of one call. */
@@ -45,7 +63,6 @@ export interface APIRequest extends RequestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_RETRIES = 2;
 
 /** The OpenMates API client: `new OpenMates().apps.web.search({ requests: [{ query: '...' }] })`. */
 export class OpenMates {
@@ -62,6 +79,7 @@ export class OpenMates {
 
   readonly #fetch: typeof fetch;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #onRetry: ((retry: RetryInfo) => void) | undefined;
 
   constructor(options: ClientOptions = {}) {
     const apiKey = options.apiKey === undefined ? readEnv('OPENMATES_API_KEY') : options.apiKey;
@@ -76,6 +94,10 @@ export class OpenMates {
     // Called unbound: a browser's fetch throws "Illegal invocation" when called as a method of another object.
     this.#fetch = (input, init) => fetchImpl(input, init);
     this.#sleep = options.sleep ?? defaultSleep;
+    if (options.onRetry !== undefined && typeof options.onRetry !== 'function') {
+      throw new OpenMatesError('onRetry must be a function.');
+    }
+    this.#onRetry = options.onRetry;
     this.apps = { web: new WebApp(this) };
   }
 
@@ -84,26 +106,11 @@ export class OpenMates {
    * body of a 2xx answer. Rejects with an `OpenMatesError`, or with the signal's reason on abort.
    */
   async request<T>(request: APIRequest): Promise<T> {
-    const timeout = checkCount('timeout', request.timeout ?? this.timeout);
-    const maxRetries = checkCount('maxRetries', request.maxRetries ?? this.maxRetries);
-    const { signal } = request;
-    for (let retry = 0; ; retry++) {
-      signal?.throwIfAborted();
-      let failure: OpenMatesError;
-      let headers: Headers | undefined;
-      try {
-        const answer = await this.#attempt(request, timeout);
-        if (answer.status >= 200 && answer.status < 300) return parseSuccess<T>(answer);
-        headers = answer.headers;
-        failure = APIError.generate(answer.status, parseBody(answer.text), answer.headers);
-        if (!isRetryableStatus(answer.status, answer.headers)) throw failure;
-      } catch (error) {
-        if (!(error instanceof APIConnectionError) || error instanceof APITimeoutError) throw error;
-        failure = error;
-      }
-      if (retry >= maxRetries) throw failure;
-      await this.#sleep(retryDelay(headers, retry), signal);
-    }
+    const answer = await this.#retrying(request, async (timeout) => {
+      const { status, headers, text } = await this.#attempt(request, timeout);
+      return { status, headers, text: async () => text, value: { status, text } };
+    });
+    return parseSuccess<T>(answer);
   }
 
   /**
@@ -112,25 +119,43 @@ export class OpenMates {
    * signal stays attached to it, `timeout` bounds the wait for its headers.
    */
   async openStream(request: APIRequest): Promise<Response> {
+    return this.#retrying(request, async (timeout) => {
+      const response = await this.#open(request, timeout);
+      return { status: response.status, headers: response.headers, text: () => response.text(), value: response };
+    });
+  }
+
+  /**
+   * Runs attempts until one answers 2xx (resolving to its `value`) or the failure is not retried
+   * or the retries are spent (rejecting with it), waiting between attempts as the policy says.
+   */
+  async #retrying<V>(
+    request: APIRequest,
+    attempt: (timeout: number) => Promise<{ status: number; headers: Headers; text: () => Promise<string>; value: V }>,
+  ): Promise<V> {
     const timeout = checkCount('timeout', request.timeout ?? this.timeout);
     const maxRetries = checkCount('maxRetries', request.maxRetries ?? this.maxRetries);
     const { signal } = request;
     for (let retry = 0; ; retry++) {
       signal?.throwIfAborted();
       let failure: OpenMatesError;
+      let status: number | undefined;
       let headers: Headers | undefined;
       try {
-        const response = await this.#open(request, timeout);
-        if (response.status >= 200 && response.status < 300) return response;
-        headers = response.headers;
-        failure = APIError.generate(response.status, parseBody(await response.text()), response.headers);
-        if (!isRetryableStatus(response.status, response.headers)) throw failure;
+        const answer = await attempt(timeout);
+        if (answer.status >= 200 && answer.status < 300) return answer.value;
+        ({ status, headers } = answer);
+        failure = APIError.generate(answer.status, parseBody(await answer.text()), answer.headers);
+        if (!isRetryableStatus(answer.status, answer.headers)) throw failure;
       } catch (error) {
-        if (!(error instanceof APIConnectionError) || error instanceof APITimeoutError) throw error;
+        if (!(error instanceof APIConnectionError)) throw error;
+        if (error instanceof APITimeoutError ? !RETRY_TIMEOUTS : !RETRY_CONNECTION_FAILURES) throw error;
         failure = error;
       }
       if (retry >= maxRetries) throw failure;
-      await this.#sleep(retryDelay(headers, retry), signal);
+      const delayMs = retryDelay(headers, retry);
+      this.#onRetry?.({ attempt: retry + 1, status, delayMs, error: failure });
+      await this.#sleep(delayMs, signal);
     }
   }
 

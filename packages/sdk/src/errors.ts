@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorResponse, Issue, WebSearchResponse } from './generated/openapi.ts';
+import { ERROR_CLASS_FALLBACK, ERROR_CLASSES, type ErrorClassName } from './generated/policy.ts';
 
 /** The base class of every error this SDK throws (a caller's abort excepted: that is the platform's AbortError). */
 export class OpenMatesError extends Error {
@@ -38,12 +39,16 @@ export class APIError extends OpenMatesError {
     this.body = body;
   }
 
-  /** The error for a non-2xx answer: one subclass per status, `APIError` itself for any other. */
+  /**
+   * The error for a non-2xx answer: the class the contract's table names for its status (a 502's
+   * only when its body is a WebSearchResponse), else InternalServerError for a 5xx, else APIError.
+   */
   static generate(status: number, body: unknown, headers: Headers): APIError {
     const init = { status, headers, body };
-    if (status === 502) return isWebSearchResponse(body) ? new ProviderError(init) : new InternalServerError(init);
-    const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
-    return new ErrorClass(init);
+    const row = ERROR_CLASSES.find((c): c is StatusRow => 'status' in c && c.status === status);
+    const named = row && (!('body' in row) || isWebSearchResponse(body)) ? row.name : undefined;
+    const name = named ?? (status >= 500 ? ERROR_CLASS_FALLBACK.serverError : ERROR_CLASS_FALLBACK.other);
+    return new API_ERROR_CLASSES[name](init);
   }
 }
 
@@ -118,17 +123,31 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
-const BY_STATUS: Partial<Record<number, new (init: APIErrorInit) => APIError>> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  405: MethodNotAllowedError,
-  413: PayloadTooLargeError,
-  415: UnsupportedMediaTypeError,
-  429: RateLimitError,
-  500: InternalServerError,
-  503: ServiceUnavailableError,
+type StatusRow = Extract<(typeof ERROR_CLASSES)[number], { status: number }>;
+type APIErrorClassName = StatusRow['name'] | 'APIError';
+
+/** The class of each name the contract's table raises for a status; a missing one fails the type check. */
+const API_ERROR_CLASSES: Record<APIErrorClassName, new (init: APIErrorInit) => APIError> = {
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  RateLimitError,
+  InternalServerError,
+  ProviderError,
+  ServiceUnavailableError,
+};
+
+/** Every class of the contract's table by name, for tests that walk it. */
+export const ERROR_CLASSES_BY_NAME: Record<ErrorClassName, abstract new (...args: never[]) => OpenMatesError> = {
+  ...API_ERROR_CLASSES,
+  OpenMatesError,
+  APIConnectionError,
+  APITimeoutError,
 };
 
 interface ContractFields {

@@ -1,4 +1,4 @@
-export type { APIRequest, ClientOptions, RequestOptions } from './client.ts';
+export type { APIRequest, ClientOptions, RequestOptions, RetryInfo } from './client.ts';
 export { OpenMates } from './client.ts';
 export {
   APIConnectionError,

@@ -1,42 +1,56 @@
-// When and how long to wait before another attempt. Only 429, 503, a 502 with `Retry-After` and
-// connection failures are retried: a 400-class answer will not change, and a 500 or an ordinary 502
-// may already have cost provider calls. The server sets `Retry-After` on a 502 only when every
-// query was refused by the provider's rate limit, which costs nothing to try again.
+// The mechanics of the retry rules in generated/policy.ts (from the contract's RETRY_POLICY): which
+// answers are retried, and how the wait is computed from their headers or the backoff.
+import {
+  BACKOFF_FACTOR,
+  BACKOFF_INITIAL_MS,
+  BACKOFF_JITTER,
+  BACKOFF_MAX_MS,
+  MAX_RETRY_AFTER_MS,
+  RETRY_AFTER_HEADER,
+  RETRY_STATUSES,
+  RETRY_STATUSES_WITH_RETRY_AFTER,
+  WAIT_HEADERS,
+  WAIT_HTTP_DATE,
+  WAIT_NUMBER,
+} from './generated/policy.ts';
 
-/** Answers worth another attempt: 429, 503, and a 502 that names when to retry. */
+export { MAX_RETRY_AFTER_MS };
+
+/** Answers worth another attempt: 429, 503, and a 502 that carries `Retry-After`. */
 export function isRetryableStatus(status: number, headers?: Headers): boolean {
-  if (status === 502) return headers !== undefined && retryAfter(headers) !== undefined;
-  return status === 429 || status === 503;
+  if (RETRY_STATUSES.includes(status)) return true;
+  return RETRY_STATUSES_WITH_RETRY_AFTER.includes(status) && headers?.get(RETRY_AFTER_HEADER) != null;
 }
-
-const INITIAL_DELAY_MS = 500;
-const MAX_BACKOFF_MS = 8_000;
-const JITTER = 0.25;
-/** A server's `Retry-After` longer than this is ignored in favour of the backoff. */
-export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Exponential backoff: 0.5 s × 2^retry, at most 8 s, jittered ±25 % so clients do not retry in step. */
 export function backoffDelay(retry: number, random: () => number = Math.random): number {
-  const base = Math.min(INITIAL_DELAY_MS * 2 ** retry, MAX_BACKOFF_MS);
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  const base = Math.min(BACKOFF_INITIAL_MS * BACKOFF_FACTOR ** retry, BACKOFF_MAX_MS);
+  return Math.round(base * (1 - BACKOFF_JITTER + 2 * BACKOFF_JITTER * random()));
 }
 
 /**
- * The server's requested wait in ms from `retry-after-ms`, or `Retry-After` as seconds or an HTTP
- * date; undefined when absent, unparsable, negative or over 60 s.
+ * The server's requested wait in whole ms (rounded up) from the first wait header that parses
+ * (`retry-after-ms`, then `Retry-After` as seconds or an HTTP date); undefined when none does or
+ * the wait is negative or over 60 s.
  */
 export function retryAfter(headers: Headers, now: number = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  const value = headers.get('retry-after');
-  let delay: number | undefined;
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) delay = Number(ms);
-  else if (value !== null && /^\s*\d+(\.\d+)?\s*$/.test(value)) delay = Number(value) * 1000;
-  else if (value !== null && Number.isFinite(Date.parse(value))) delay = Date.parse(value) - now;
-  if (delay === undefined || delay < 0 || delay > MAX_RETRY_AFTER_MS) return undefined;
-  return Math.ceil(delay);
+  for (const header of WAIT_HEADERS) {
+    const value = headers.get(header.name)?.trim();
+    if (!value) continue;
+    let delay: number | undefined;
+    if (WAIT_NUMBER.test(value)) delay = Number(value) * (header.unit === 's' ? 1000 : 1);
+    else if (header.httpDate && WAIT_HTTP_DATE.test(value)) {
+      // Only a real date: one that prints back as itself (not Feb 30, not a wrong weekday).
+      const when = Date.parse(value);
+      if (Number.isFinite(when) && new Date(when).toUTCString() === value) delay = when - now;
+    }
+    if (delay === undefined) continue;
+    return delay < 0 || delay > MAX_RETRY_AFTER_MS ? undefined : Math.ceil(delay);
+  }
+  return undefined;
 }
 
-/** The wait before retry number `retry` (0-based): the server's `Retry-After` when sensible, else the backoff. */
+/** The wait in ms before retry number `retry` (0-based): the server's when sensible, else the backoff. */
 export function retryDelay(headers: Headers | undefined, retry: number, random?: () => number): number {
   return (headers && retryAfter(headers)) ?? backoffDelay(retry, random);
 }

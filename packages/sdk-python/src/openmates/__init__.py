@@ -10,6 +10,7 @@
             ...
 """
 
+from ._base_client import RetryInfo
 from ._client import AsyncOpenMates, OpenMates
 from ._exceptions import (
     APIConnectionError,
@@ -37,6 +38,7 @@ __all__ = [
     "AsyncOpenMates",
     "SearchStream",
     "AsyncSearchStream",
+    "RetryInfo",
     "OpenMatesError",
     "APIError",
     "BadRequestError",

@@ -6,6 +6,7 @@ The two transports (`_http_sync`, `_http_async`) only move bytes; every decision
 
 import base64
 import json
+import math
 import os
 import platform
 import random
@@ -13,27 +14,37 @@ import re
 import time
 import urllib.parse
 import urllib.request
-from email.utils import parsedate_to_datetime
-from typing import Dict, Mapping, NamedTuple, Optional, Tuple, cast
+from email.utils import format_datetime, parsedate_to_datetime
+from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple, cast
 
 from ._exceptions import APIConnectionError, APIError, APITimeoutError, OpenMatesError, make_status_error
 from ._generated import DEFAULT_BASE_URL
+from ._generated_policy import (
+    BACKOFF_FACTOR,
+    BACKOFF_INITIAL_MS,
+    BACKOFF_JITTER,
+    BACKOFF_MAX_MS,
+    MAX_RETRY_AFTER_MS,
+    RETRY_AFTER_HEADER,
+    RETRY_CONNECTION_FAILURES,
+    RETRY_STATUSES,
+    RETRY_STATUSES_WITH_RETRY_AFTER,
+    RETRY_TIMEOUTS,
+    WAIT_HEADERS,
+    WAIT_HTTP_DATE,
+    WAIT_NUMBER,
+)
 from ._version import __version__
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one attempt may take, reading the body included: longer than any server deadline."""
-DEFAULT_MAX_RETRIES = 2
-"""Further attempts after a 429, a 503 or a connection failure."""
 
 JSON = "application/json"
 EVENT_STREAM_OR_JSON = "text/event-stream, application/json;q=0.5"
 """The `Accept` of `search_stream`: the event stream, else the JSON answer (a refusal is JSON anyway)."""
 
-_INITIAL_DELAY = 0.5
-_MAX_BACKOFF = 8.0
-_JITTER = 0.25
-MAX_RETRY_AFTER = 60.0
-"""A server's `Retry-After` longer than this (seconds) is ignored in favour of the backoff."""
+_WAIT_NUMBER = re.compile(WAIT_NUMBER)
+_WAIT_HTTP_DATE = re.compile(WAIT_HTTP_DATE)
 
 USER_AGENT = f"openmates-python/{__version__} {platform.python_implementation()}/{platform.python_version()}"
 """Sent as `User-Agent`: the SDK's version and the Python that runs it."""
@@ -71,6 +82,31 @@ class PreparedRequest(NamedTuple):
     proxy: Optional[Proxy]
 
 
+class RetryInfo(NamedTuple):
+    """What `on_retry` is told before each wait between attempts."""
+
+    attempt: int
+    """The attempt that failed, counted from 1."""
+    status: Optional[int]
+    """Its HTTP status, or None when no answer came (a connection failure)."""
+    delay_ms: int
+    """Milliseconds the SDK waits before the next attempt: the server's `retry-after-ms` or
+    `Retry-After`, else the backoff."""
+    error: OpenMatesError
+    """What the attempt failed with; raised when no attempt is left."""
+
+
+OnRetry = Callable[[RetryInfo], None]
+"""The type of the `on_retry` option."""
+
+
+def check_on_retry(on_retry: Optional[OnRetry]) -> Optional[OnRetry]:
+    """`on_retry`, or a clear error when it is given and not callable."""
+    if on_retry is not None and not callable(cast(object, on_retry)):
+        raise OpenMatesError("on_retry must be a callable.")
+    return on_retry
+
+
 class Call(NamedTuple):
     """One API call: the request, the timeout of each attempt and how many more attempts it may take."""
 
@@ -78,19 +114,25 @@ class Call(NamedTuple):
     timeout: float
     max_retries: int
 
-    def wait_before_retry(self, failure: OpenMatesError, retry: int) -> float:
-        """The wait before attempt `retry + 2` after `failure`; raises `failure` when there is none to
-        make: it is not retried (a timeout, a 400-class answer, a 500 or 502) or the retries are spent."""
+    def next_retry(self, failure: OpenMatesError, retry: int) -> RetryInfo:
+        """The retry to make after attempt `retry + 1` failed with `failure`, and the wait before it;
+        raises `failure` when there is none to make: it is not retried (a timeout, a 400-class answer,
+        a 500 or an ordinary 502) or the retries are spent."""
         headers: Optional[Mapping[str, str]] = None
-        if isinstance(failure, APITimeoutError) or not isinstance(failure, (APIConnectionError, APIError)):
-            raise failure
+        status: Optional[int] = None
         if isinstance(failure, APIError):
             if not is_retryable(failure):
                 raise failure
-            headers = failure.headers
+            headers, status = failure.headers, failure.status
+        elif isinstance(failure, APIConnectionError):
+            retried = RETRY_TIMEOUTS if isinstance(failure, APITimeoutError) else RETRY_CONNECTION_FAILURES
+            if not retried:
+                raise failure
+        else:
+            raise failure
         if retry >= self.max_retries:
             raise failure
-        return retry_delay(headers, retry)
+        return RetryInfo(retry + 1, status, retry_delay(headers, retry), failure)
 
 
 class RawResponse(NamedTuple):
@@ -288,38 +330,48 @@ def _parse_body(body: bytes) -> object:
 
 
 def is_retryable(error: APIError) -> bool:
-    """429 and 503 are worth another attempt; a 400-class answer will not change, and a 500 or 502 may
-    already have cost provider calls."""
-    return error.status in (429, 503)
+    """429, 503 and a 502 that carries `Retry-After` are worth another attempt; a 400-class answer will
+    not change, and a 500 or an ordinary 502 may already have cost provider calls."""
+    if error.status in RETRY_STATUSES:
+        return True
+    return error.status in RETRY_STATUSES_WITH_RETRY_AFTER and RETRY_AFTER_HEADER in error.headers
 
 
-def backoff_delay(retry: int) -> float:
-    """Exponential backoff: 0.5 s × 2^retry, at most 8 s, jittered ±25 % so clients do not retry in step."""
-    base = min(_INITIAL_DELAY * 2**retry, _MAX_BACKOFF)
-    return base * (1 - _JITTER + 2 * _JITTER * random.random())
+def backoff_delay(retry: int, rand: Callable[[], float] = random.random) -> int:
+    """Exponential backoff in ms: 0.5 s × 2^retry, at most 8 s, jittered ±25 % so clients do not retry
+    in step, rounded to a whole ms."""
+    base = min(BACKOFF_INITIAL_MS * BACKOFF_FACTOR**retry, BACKOFF_MAX_MS)
+    # Half up, as JavaScript's Math.round, not Python's round-half-even: both SDKs wait the same.
+    return math.floor(base * (1 - BACKOFF_JITTER + 2 * BACKOFF_JITTER * rand()) + 0.5)
 
 
-def retry_after(headers: Mapping[str, str], now: Optional[float] = None) -> Optional[float]:
-    """The server's requested wait in seconds from `retry-after-ms`, or `Retry-After` as seconds or an
-    HTTP date; None when absent, unparsable, negative or over 60 s."""
-    delay: Optional[float] = None
-    ms = headers.get("retry-after-ms", "").strip()
-    value = headers.get("retry-after", "").strip()
-    if ms and re.fullmatch(r"\d+(\.\d+)?", ms):
-        delay = float(ms) / 1000
-    elif value and re.fullmatch(r"\d+(\.\d+)?", value):
-        delay = float(value)
-    elif value:
-        try:
-            delay = parsedate_to_datetime(value).timestamp() - (time.time() if now is None else now)
-        except (TypeError, ValueError, IndexError):
-            delay = None
-    if delay is None or delay < 0 or delay > MAX_RETRY_AFTER:
-        return None
-    return delay
+def retry_after(headers: Mapping[str, str], now: Optional[float] = None) -> Optional[int]:
+    """The server's requested wait in whole ms (rounded up) from the first wait header that parses
+    (`retry-after-ms`, then `Retry-After` as seconds or an HTTP date); None when none does or the wait
+    is negative or over 60 s. Header names are lower case, as the transports keep them."""
+    for header in WAIT_HEADERS:
+        value = headers.get(header.name, "").strip()
+        if not value:
+            continue
+        delay: Optional[float] = None
+        if _WAIT_NUMBER.match(value):
+            delay = float(value) * (1000 if header.unit == "s" else 1)
+        elif header.http_date and _WAIT_HTTP_DATE.match(value):
+            # Only a real date: one that prints back as itself (not Feb 30, not a wrong weekday).
+            try:
+                when = parsedate_to_datetime(value)
+            except (TypeError, ValueError, IndexError):
+                continue
+            if format_datetime(when, usegmt=True) != value:
+                continue
+            delay = (when.timestamp() - (time.time() if now is None else now)) * 1000
+        if delay is None:
+            continue
+        return None if delay < 0 or delay > MAX_RETRY_AFTER_MS else math.ceil(delay)
+    return None
 
 
-def retry_delay(headers: Optional[Mapping[str, str]], retry: int) -> float:
-    """The wait before retry number `retry` (0-based): the server's `Retry-After` when sensible, else the backoff."""
+def retry_delay(headers: Optional[Mapping[str, str]], retry: int, rand: Callable[[], float] = random.random) -> int:
+    """The wait in ms before retry number `retry` (0-based): the server's when sensible, else the backoff."""
     wait = retry_after(headers) if headers is not None else None
-    return wait if wait is not None else backoff_delay(retry)
+    return wait if wait is not None else backoff_delay(retry, rand)

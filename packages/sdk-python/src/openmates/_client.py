@@ -1,7 +1,7 @@
 """`OpenMates` and `AsyncOpenMates`: the same surface over a blocking and an asyncio transport.
 
 Each builds a call once (`ClientCore._call`: settings, headers, body) and only runs the attempts and
-the waits between them (`Call.wait_before_retry` decides) over its own transport."""
+the waits between them (`Call.next_retry` decides) over its own transport."""
 
 import asyncio
 import ssl
@@ -10,8 +10,17 @@ from types import TracebackType
 from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar, Union
 
 from . import _http_async, _http_sync
-from ._base_client import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, EVENT_STREAM_OR_JSON, Call, ClientCore, parse_answer
+from ._base_client import (
+    DEFAULT_TIMEOUT,
+    EVENT_STREAM_OR_JSON,
+    Call,
+    ClientCore,
+    OnRetry,
+    check_on_retry,
+    parse_answer,
+)
 from ._exceptions import OpenMatesError
+from ._generated_policy import DEFAULT_MAX_RETRIES
 from ._streaming import AsyncSearchStream, SearchStream
 from .resources.web import Apps, AsyncApps
 
@@ -29,10 +38,13 @@ class OpenMates(ClientCore):
         base_url: The server's origin. Default: ``OPENMATES_API_URL``, else ``http://127.0.0.1:8787``.
         timeout: Seconds one attempt may take in total, reading the whole body included (not per
             read). Default 60, longer than any server deadline.
-        max_retries: Further attempts after a 429, a 503 or a connection failure, honouring
-            ``Retry-After``. Default 2.
+        max_retries: Further attempts after a 429, a 503, a 502 that carries ``Retry-After`` or a
+            connection failure, honouring ``retry-after-ms`` / ``Retry-After``. Default 2.
         ssl_context: Verifies ``https`` servers (and carries client certificates). Default: the
             system's trust store.
+        on_retry: Called before each wait between attempts with a ``RetryInfo``: the attempt that
+            failed, its status (None for a connection failure), the wait in ms and the error. An
+            exception it raises ends the call with that exception.
 
     ``HTTP_PROXY``, ``HTTPS_PROXY`` and ``NO_PROXY`` are honoured as urllib reads them.
     """
@@ -48,10 +60,12 @@ class OpenMates(ClientCore):
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         ssl_context: Optional[ssl.SSLContext] = None,
+        on_retry: Optional[OnRetry] = None,
         _sleep: Optional[Callable[[float], None]] = None,
     ) -> None:
         super().__init__(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
         self._ssl_context = ssl_context
+        self._on_retry = check_on_retry(on_retry)
         # Tests pass a recorder to see the waits between attempts without waiting.
         self._sleep = _sleep or time.sleep
         self.apps = Apps(self)
@@ -66,8 +80,8 @@ class OpenMates(ClientCore):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> object:
-        """Sends one API call, retrying 429, 503 and connection failures, and returns the parsed JSON
-        of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
+        """Sends one API call, retrying 429, 503, a 502 with ``Retry-After`` and connection failures,
+        and returns the parsed JSON of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
         call = self._call(
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
@@ -110,8 +124,10 @@ class OpenMates(ClientCore):
             try:
                 return attempt()
             except OpenMatesError as failure:
-                wait = call.wait_before_retry(failure, retry)
-            self._sleep(wait)
+                next_retry = call.next_retry(failure, retry)
+            if self._on_retry is not None:
+                self._on_retry(next_retry)
+            self._sleep(next_retry.delay_ms / 1000)
             retry += 1
 
     def close(self) -> None:
@@ -148,10 +164,12 @@ class AsyncOpenMates(ClientCore):
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         ssl_context: Optional[ssl.SSLContext] = None,
+        on_retry: Optional[OnRetry] = None,
         _sleep: Optional[Callable[[float], Awaitable[None]]] = None,
     ) -> None:
         super().__init__(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
         self._ssl_context = ssl_context
+        self._on_retry = check_on_retry(on_retry)
         self._sleep = _sleep or asyncio.sleep
         self.apps = AsyncApps(self)
 
@@ -165,8 +183,8 @@ class AsyncOpenMates(ClientCore):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> object:
-        """Sends one API call, retrying 429, 503 and connection failures, and returns the parsed JSON
-        of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
+        """Sends one API call, retrying 429, 503, a 502 with ``Retry-After`` and connection failures,
+        and returns the parsed JSON of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
         call = self._call(
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
@@ -211,8 +229,10 @@ class AsyncOpenMates(ClientCore):
             try:
                 return await attempt()
             except OpenMatesError as failure:
-                wait = call.wait_before_retry(failure, retry)
-            await self._sleep(wait)
+                next_retry = call.next_retry(failure, retry)
+            if self._on_retry is not None:
+                self._on_retry(next_retry)
+            await self._sleep(next_retry.delay_ms / 1000)
             retry += 1
 
     async def close(self) -> None:

@@ -9,6 +9,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Type, cast
 
 from ._generated import ErrorCode, Issue, WebSearchResponse
+from ._generated_policy import ERROR_CLASS_FALLBACK_OTHER, ERROR_CLASS_FALLBACK_SERVER_ERROR, ERROR_CLASSES
 
 __all__ = [
     "OpenMatesError",
@@ -142,27 +143,45 @@ class APITimeoutError(APIConnectionError):
             super().__init__(f"The OpenMates server did not answer within {timeout:g} s.")
 
 
-_BY_STATUS: Dict[int, Type[APIError]] = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    405: MethodNotAllowedError,
-    413: PayloadTooLargeError,
-    415: UnsupportedMediaTypeError,
-    429: RateLimitError,
-    500: InternalServerError,
-    503: ServiceUnavailableError,
+ERROR_CLASSES_BY_NAME: Dict[str, Type[OpenMatesError]] = {
+    cls.__name__: cls
+    for cls in (
+        OpenMatesError,
+        APIError,
+        BadRequestError,
+        AuthenticationError,
+        PermissionDeniedError,
+        NotFoundError,
+        MethodNotAllowedError,
+        PayloadTooLargeError,
+        UnsupportedMediaTypeError,
+        RateLimitError,
+        InternalServerError,
+        ProviderError,
+        ServiceUnavailableError,
+        APIConnectionError,
+        APITimeoutError,
+    )
 }
+"""Every class of the contract's table, by name (a test checks each row has its class)."""
+
+
+def _api_error_class(name: str) -> Type[APIError]:
+    cls = ERROR_CLASSES_BY_NAME[name]
+    if not issubclass(cls, APIError):
+        raise TypeError(f"the contract's error table raises {name} for a status, which is not an APIError")
+    return cls
 
 
 def make_status_error(status: int, body: object, headers: Mapping[str, str]) -> APIError:
-    """The error for a non-2xx answer: one subclass per status, `APIError` itself for any other."""
-    if status == 502:
-        error_class: Type[APIError] = ProviderError if _is_web_search_response(body) else InternalServerError
+    """The error for a non-2xx answer: the class the contract's table names for its status (a 502's
+    only when its body is a WebSearchResponse), else InternalServerError for a 5xx, else APIError."""
+    row = next((row for row in ERROR_CLASSES if row.status == status), None)
+    if row is not None and (row.body is None or _is_web_search_response(body)):
+        name = row.name
     else:
-        error_class = _BY_STATUS.get(status, InternalServerError if status >= 500 else APIError)
-    return error_class(status, body, headers)
+        name = ERROR_CLASS_FALLBACK_SERVER_ERROR if status >= 500 else ERROR_CLASS_FALLBACK_OTHER
+    return _api_error_class(name)(status, body, headers)
 
 
 def _contract_fields(body: object) -> Dict[str, Any]:

@@ -1,0 +1,45 @@
+import { ERROR_TABLE, type ErrorCode, SDK_ERROR_CLASSES, SDK_ERROR_FALLBACK, sdkErrorCodes } from '@openmates/contract';
+import { describe, expect, it } from 'vitest';
+import { APIError, ERROR_CLASSES_BY_NAME, OpenMatesError } from './errors.ts';
+
+const searchResponse = { provider: 'Brave Search', results: [] };
+
+describe("the error classes follow the contract's table", () => {
+  it('has a class of each name, extending the parent the table names', () => {
+    for (const row of SDK_ERROR_CLASSES) {
+      const ErrorClass = ERROR_CLASSES_BY_NAME[row.name];
+      expect(ErrorClass.name).toBe(row.name);
+      expect(ErrorClass.prototype instanceof ERROR_CLASSES_BY_NAME[row.parent] || row.name === row.parent).toBe(true);
+      expect(ErrorClass.prototype instanceof OpenMatesError || ErrorClass === OpenMatesError).toBe(true);
+    }
+  });
+
+  it('raises the class the table names for each status, with the status and code of every code it maps from', () => {
+    for (const row of SDK_ERROR_CLASSES) {
+      if (!('status' in row)) continue;
+      const codes = sdkErrorCodes(row.status);
+      expect(codes.length).toBeGreaterThan(0);
+      for (const code of codes) {
+        const body = { ...(row.status === 502 ? searchResponse : {}), error: ERROR_TABLE[code].message, code };
+        const error = APIError.generate(row.status, body, new Headers({ 'x-request-id': 'req_1' }));
+        expect(error).toBeInstanceOf(ERROR_CLASSES_BY_NAME[row.name]);
+        expect(error.name).toBe(row.name);
+        expect([error.status, error.code, error.requestId]).toEqual([row.status, code, 'req_1']);
+      }
+    }
+  });
+
+  it('gives every status of the error table a class', () => {
+    const statuses = new Set(SDK_ERROR_CLASSES.flatMap((row) => ('status' in row ? [row.status] : [])));
+    for (const code of Object.keys(ERROR_TABLE) as ErrorCode[]) expect(statuses).toContain(ERROR_TABLE[code].status);
+  });
+
+  it('falls back as the table says: a 5xx (or a 502 not from an OpenMates server) is a server error, else APIError', () => {
+    for (const [status, name] of [
+      [502, SDK_ERROR_FALLBACK.serverError],
+      [504, SDK_ERROR_FALLBACK.serverError],
+      [418, SDK_ERROR_FALLBACK.other],
+    ] as const)
+      expect(APIError.generate(status, '<html>Bad Gateway</html>', new Headers()).name).toBe(name);
+  });
+});
