@@ -1,11 +1,7 @@
-export * from './brave-languages.ts';
-export * from './brave-provider.ts';
-export { createHttpGetClient, type HttpGetClientFactory } from './http-get.ts';
-export { createUndiciGetClient, loadUndici } from './http-get-undici.ts';
+export * from './brave/index.ts';
 export * from './local/index.ts';
-export * from './openai-config.ts';
-export * from './openai-probe.ts';
-export * from './openai-provider.ts';
-export * from './openai-request.ts';
+export * from './openai/index.ts';
 export * from './registry.ts';
-export * from './searxng-provider.ts';
+export * from './searxng/index.ts';
+export { createHttpGetClient, type HttpGetClientFactory } from './shared/http-get.ts';
+export { createUndiciGetClient, loadUndici } from './shared/http-get-undici.ts';
