@@ -2,9 +2,8 @@
 // fallback on one origin, exactly as `openmates serve` does. Test-only code, so it may import the
 // server and the engine. `serve.ts` runs it as a child process for the shared servers; a test that
 // needs the fixture's causal gates (`hold`, `release()`) starts its own in its worker.
-import { createConfiguredProvider, createEngine, loadConfig } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
-import { createHandler, listen, loadServerConfig } from '@openmates/server';
+import { createServer, loadServerSettings } from '@openmates/server';
 
 /** The key the keyed instance accepts (test data, not a secret). */
 export const E2E_API_KEY = 'e2e-web-key-0123456789abcdef';
@@ -28,17 +27,9 @@ export async function startAppServer({ keys = false }: { keys?: boolean } = {}):
     OPENMATES_LOG_LEVEL: 'silent',
     ...(keys ? { OPENMATES_API_KEYS: E2E_API_KEY } : {}),
   };
-  const config = loadConfig(env);
-  const serverConfig = loadServerConfig(env);
-  const engine = createEngine({
-    config,
-    provider: createConfiguredProvider(config),
-    extraSecrets: serverConfig.apiKeys,
-  });
-  const api = createHandler({ engine, version: '0.0.0-e2e', config: serverConfig });
   // The GUI's mountable handler, as `openmates serve` imports it (`@openmates/web/handler`).
   const { handler: gui } = await import('../handler.js');
-  const server = await listen(api, { host: '127.0.0.1', port: 0, fallback: gui });
+  const server = await createServer(loadServerSettings(env), { version: '0.0.0-e2e', gui });
   return {
     url: server.url,
     ...(keys ? { apiKey: E2E_API_KEY } : {}),

@@ -3,35 +3,21 @@ import {
   createEngine,
   createLogger,
   type Engine,
-  type EngineConfig,
   lineCollector,
   loadConfig,
-  type SearchProvider,
 } from '@openmates/core';
-import {
-  createHandler,
-  createServerProvider,
-  listen,
-  loadServerConfig,
-  type NodeFallback,
-  type RunningServer,
-} from '@openmates/server';
+import { createServer, loadServerSettings, type NodeFallback } from '@openmates/server';
 import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 
-/**
- * An engine configured from a case's environment, with every log line captured for the transcript;
- * its provider built by `makeProvider` (the CLI's way by default; a server's is `createServerProvider`).
- */
-export function caseEngine(
-  env: Record<string, string>,
-  logs: string[],
-  makeProvider: (config: EngineConfig) => SearchProvider = createConfiguredProvider,
-): Engine {
+/** An engine configured from a case's environment, as the CLI builds one in process (no server). */
+export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
   const config = loadConfig(env);
-  const destination = lineCollector(logs);
-  // Redaction is the engine's own: the logger gets the identity, so a leak would show in the transcript.
-  const logger = createLogger({ level: 'info', redact: (s) => s, destination });
-  return createEngine({ config, provider: makeProvider(config), logger });
+  return createEngine({ config, provider: createConfiguredProvider(config), logger: caseLogger(logs) });
+}
+
+/** Every log line captured for the transcript; redaction is the engine's own, so a leak would show there. */
+function caseLogger(logs: string[]) {
+  return createLogger({ level: 'info', redact: (s) => s, destination: lineCollector(logs) });
 }
 
 export interface CaseServer {
@@ -56,12 +42,10 @@ export async function startCaseServer(
   wire?: WireRewrite,
 ): Promise<CaseServer> {
   const logs: string[] = [];
-  const engine = caseEngine(env, logs, createServerProvider);
-  const handler = createHandler({ engine, version: 'parity', config: loadServerConfig(env) });
-  const server: RunningServer = await listen(handler, {
-    host: '127.0.0.1',
-    port: 0,
-    ...(gui ? { fallback: gui } : {}),
+  const server = await createServer(loadServerSettings(env), {
+    version: 'parity',
+    logger: caseLogger(logs),
+    ...(gui ? { gui } : {}),
   });
   const proxy = wire ? await startWireProxy(server.url, wire) : undefined;
   return {
@@ -70,7 +54,6 @@ export async function startCaseServer(
     async close() {
       await proxy?.close();
       await server.close(1_000);
-      await engine.close();
     },
   };
 }

@@ -2,22 +2,22 @@ import {
   DEFAULT_CACHE_TTL_S,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SOURCES,
-  DEFAULT_OPENAI_TIMEOUT_MS,
   DEFAULT_PROVIDER,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
   DEFAULT_REDIS_PREFIX,
   DEFAULT_REDIS_TIMEOUT_MS,
-  DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
   type ProviderId,
 } from '@openmates/contract';
 import { z } from 'zod';
+import type { BraveSettings } from './providers/brave/settings.ts';
+import type { LocalSettings } from './providers/local/settings.ts';
+import type { OpenAISettings } from './providers/openai/settings.ts';
+import { PROVIDER_MODULES } from './providers/registry.ts';
+import type { SearxngSettings } from './providers/searxng/settings.ts';
+import { blankToUndefined, ConfigError, type Env, secret, wholeNumber } from './shared/env-schema.ts';
 
-/** Default endpoints of the third-party providers (SPEC §3). */
-export const DEFAULT_BRAVE_BASE_URL = 'https://api.search.brave.com/res/v1';
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_OPENAI_MODEL = 'gpt-5.4';
+export { ConfigError } from './shared/env-schema.ts';
 
 /** The engine's configuration, parsed once from the environment by `loadConfig`. */
 export interface EngineConfig {
@@ -25,14 +25,11 @@ export interface EngineConfig {
   provider: ProviderId;
   /** Where the choice came from, for `openmates doctor`. */
   providerSource: 'OPENMATES_PROVIDER' | 'default';
-  brave: { apiKey?: string; baseUrl: string };
-  openai: { apiKey?: string; baseUrl: string; model: string };
-  local: { indexPath?: string };
-  /**
-   * `SEARXNG_BASE_URL` split into the instance's URL (sub-path kept, no credentials) and its
-   * basic-auth credentials, which are secrets.
-   */
-  searxng: { baseUrl?: string; username?: string; password?: string };
+  /** Each provider's own settings, read by its folder under `providers/` (whichever is selected). */
+  brave: BraveSettings;
+  openai: OpenAISettings;
+  local: LocalSettings;
+  searxng: SearxngSettings;
   /** Per provider call, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /** Response cache lifetime; 0 turns the cache off (default 300). */
@@ -66,38 +63,6 @@ export interface RedisConfig {
   prefix: string;
 }
 
-/** A configuration value is wrong; the message names the variable and never echoes a secret. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-
-const wholeNumber = (name: string, min: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
-      .optional(),
-  );
-
-const httpUrl = (name: string) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-        message: `${name} must be an http(s) URL`,
-      })
-      .transform((s) => s.replace(/\/+$/, ''))
-      .optional(),
-  );
-
-const secret = z.preprocess(blankToUndefined, z.string().optional());
-
 const redisUrl = z.preprocess(
   blankToUndefined,
   z
@@ -120,26 +85,14 @@ const positiveRate = z.preprocess(
     .optional(),
 );
 
-const EnvSchema = z.object({
+const SelectionSchema = z.object({
   OPENMATES_PROVIDER: z.preprocess(
     (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
     z.enum(PROVIDER_IDS, { message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
   ),
-  BRAVE_SEARCH_API_KEY: secret,
-  BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
-  OPENAI_API_KEY: secret,
-  OPENAI_BASE_URL: httpUrl('OPENAI_BASE_URL'),
-  OPENMATES_OPENAI_SEARCH_MODEL: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
-        message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
-      })
-      .optional(),
-  ),
-  OPENMATES_INDEX: z.preprocess(blankToUndefined, z.string().optional()),
-  SEARXNG_BASE_URL: httpUrl('SEARXNG_BASE_URL'),
+});
+
+const EnvSchema = z.object({
   OPENMATES_PROVIDER_TIMEOUT_MS: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
   OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
   OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
@@ -168,12 +121,32 @@ const EnvSchema = z.object({
 });
 
 /**
- * Parses the engine's settings from an environment (default `process.env`). Throws a ConfigError
- * listing every bad variable, one per line.
+ * Parses the engine's settings from an environment (default `process.env`): the selection, every
+ * provider's own variables (each provider's folder reads them), then the engine's. Throws a
+ * ConfigError listing every bad variable, one per line.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): EngineConfig {
+export function loadConfig(env: Env = process.env): EngineConfig {
+  const issues: string[] = [];
+  /** Runs one parser, keeping its issues so that every bad variable is reported at once. */
+  const read = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(error.message);
+      return undefined;
+    }
+  };
+  const selection = SelectionSchema.safeParse(env);
+  if (!selection.success) issues.push(...selection.error.issues.map((i) => i.message));
+  const brave = read(() => PROVIDER_MODULES.brave.parse(env));
+  const openai = read(() => PROVIDER_MODULES.openai.parse(env));
+  const local = read(() => PROVIDER_MODULES.local.parse(env));
+  const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
+  if (!parsed.success) issues.push(...parsed.error.issues.map((i) => i.message));
+  if (!selection.success || !parsed.success || !brave || !openai || !local || !searxng)
+    throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(
@@ -181,26 +154,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   if (e.OPENMATES_REDIS_SECRET && e.OPENMATES_REDIS_SECRET.length < 16)
     throw new ConfigError('OPENMATES_REDIS_SECRET must be at least 16 characters');
-  const provider = e.OPENMATES_PROVIDER ?? DEFAULT_PROVIDER;
+  const chosen = selection.data.OPENMATES_PROVIDER;
+  const provider = chosen ?? DEFAULT_PROVIDER;
   const config: EngineConfig = {
     provider,
-    providerSource: e.OPENMATES_PROVIDER ? 'OPENMATES_PROVIDER' : 'default',
-    brave: { baseUrl: e.BRAVE_SEARCH_BASE_URL ?? DEFAULT_BRAVE_BASE_URL },
-    openai: {
-      baseUrl: e.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL,
-      model: e.OPENMATES_OPENAI_SEARCH_MODEL ?? DEFAULT_OPENAI_MODEL,
-    },
-    local: {},
-    searxng: e.SEARXNG_BASE_URL === undefined ? {} : splitCredentials(e.SEARXNG_BASE_URL),
-    providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS[provider],
+    providerSource: chosen ? 'OPENMATES_PROVIDER' : 'default',
+    brave,
+    openai,
+    local,
+    searxng,
+    providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
     cacheTtlS: e.OPENMATES_CACHE_TTL_S ?? DEFAULT_CACHE_TTL_S,
     maxSources: e.OPENMATES_MAX_SOURCES ?? DEFAULT_MAX_SOURCES,
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES ?? DEFAULT_MAX_RESPONSE_BYTES,
     logLevel: e.OPENMATES_LOG_LEVEL ?? 'info',
   };
-  if (e.BRAVE_SEARCH_API_KEY) config.brave.apiKey = e.BRAVE_SEARCH_API_KEY;
-  if (e.OPENAI_API_KEY) config.openai.apiKey = e.OPENAI_API_KEY;
-  if (e.OPENMATES_INDEX) config.local.indexPath = e.OPENMATES_INDEX;
   if (e.OPENMATES_PROVIDER_RATE_PER_S !== undefined) config.providerRatePerS = e.OPENMATES_PROVIDER_RATE_PER_S;
   if (e.OPENMATES_REDIS_URL && e.OPENMATES_REDIS_SECRET)
     config.redis = {
@@ -210,37 +178,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       prefix: e.OPENMATES_REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
     };
   return config;
-}
-
-const DEFAULT_TIMEOUT_MS: Record<ProviderId, number> = {
-  local: DEFAULT_PROVIDER_TIMEOUT_MS,
-  brave: DEFAULT_PROVIDER_TIMEOUT_MS,
-  openai: DEFAULT_OPENAI_TIMEOUT_MS,
-  searxng: DEFAULT_SEARXNG_TIMEOUT_MS,
-};
-
-/** An instance URL without its `user:password@` part, and the credentials it carried (decoded). */
-function splitCredentials(raw: string): EngineConfig['searxng'] {
-  const url = new URL(raw);
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  const out: EngineConfig['searxng'] = {};
-  if (url.username !== '') out.username = decode(url.username);
-  if (url.password !== '') out.password = decode(url.password);
-  url.username = '';
-  url.password = '';
-  out.baseUrl = url.href.replace(/\/+$/, '');
-  return out;
-}
-
-/** The `Authorization` value for basic-auth credentials (RFC 7617, UTF-8). */
-export function basicAuthorization(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
 /** The password of a Redis URL, as written and percent-decoded (the user name is not a secret). */
@@ -253,20 +190,11 @@ function redisCredentials(url: string): string[] {
 
 /** Every secret the configuration holds; redaction replaces each of them in anything outgoing. */
 export function configSecrets(config: EngineConfig): string[] {
-  const { username, password } = config.searxng;
-  // A SearXNG password is a secret as typed, as `user:password` and inside the Authorization header.
-  const searxng =
-    password === undefined
-      ? []
-      : [
-          password,
-          `${username ?? ''}:${password}`,
-          basicAuthorization(username ?? '', password).slice('Basic '.length),
-        ];
   return [
-    config.brave.apiKey,
-    config.openai.apiKey,
-    ...searxng,
+    ...PROVIDER_MODULES.brave.secrets(config.brave),
+    ...PROVIDER_MODULES.openai.secrets(config.openai),
+    ...PROVIDER_MODULES.searxng.secrets(config.searxng),
+    ...PROVIDER_MODULES.local.secrets(config.local),
     config.redis?.secret,
     ...(config.redis ? redisCredentials(config.redis.url) : []),
   ].filter((s): s is string => typeof s === 'string' && s !== '');

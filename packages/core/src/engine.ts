@@ -28,6 +28,7 @@ import { fitResponseJson, ResponseTooLargeError } from './fit-response.ts';
 import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
+import { providerIdentity } from './providers/registry.ts';
 import {
   type CachedCall,
   createMemoryResultCache,
@@ -146,18 +147,6 @@ interface RepeatedBody {
         finished: Record<string, unknown>;
       }
     | undefined;
-}
-
-/**
- * What tells one provider configuration from another (provider, endpoint, model, key), for cache
- * keys and the shared rate. Holds the key: it is only ever used inside an HMAC or in process memory.
- */
-export function providerIdentity(config: EngineConfig, provider: SearchProvider): string {
-  const parts: string[] = [provider.id];
-  if (provider.id === 'brave') parts.push(config.brave.baseUrl, config.brave.apiKey ?? '');
-  else if (provider.id === 'openai') parts.push(config.openai.baseUrl, config.openai.model, config.openai.apiKey ?? '');
-  else parts.push(config.local.indexPath ?? '');
-  return parts.join('\u0000');
 }
 
 /** A provider call ran past the engine's timeout (distinguished from the caller aborting). */

@@ -1,13 +1,22 @@
-export * from './budget.ts';
-export * from './build-results.ts';
-export * from './config.ts';
-export * from './engine.ts';
-export * from './engine-error.ts';
-export * from './fit-response.ts';
-export * from './hygiene/index.ts';
-export * from './logger.ts';
-export * from './provider.ts';
-export * from './providers/index.ts';
-export * from './result-cache.ts';
-export * from './shared/redis-link.ts';
-export * from './upstream-gate.ts';
+// The public API of @openmates/core: what the other packages import, named one by one so that a
+// new export is a decision (index.test.ts pins the list). Everything else stays internal.
+export { ConfigError, configSecrets, type EngineConfig, loadConfig } from './config.ts';
+export { createEngine, type Engine, type EngineObserver } from './engine.ts';
+export { describeIssues, EngineError, errorResponse, parseJsonBody } from './engine-error.ts';
+export { createRedactor } from './hygiene/index.ts';
+export { createLogger, type Logger, lineCollector } from './logger.ts';
+export { type DoctorCheck, type ProviderContext, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
+export {
+  createLocalProvider,
+  defaultIndexPath,
+  ingestPaths,
+  type LocalDocument,
+  type LocalIndex,
+  LocalIndexError,
+  normalizeBaseUrl,
+  openIndex,
+} from './providers/local/index.ts';
+export { dryRunRequest } from './providers/openai/index.ts';
+export { createConfiguredProvider, PROVIDER_MODULES, type ProviderModule } from './providers/registry.ts';
+export { createUndiciGetClient, loadUndici } from './providers/shared/http-get-undici.ts';
+export { connectRedis, type RedisLink } from './shared/redis-link.ts';

@@ -9,9 +9,8 @@
 // count), `{"op": "reset"}`.
 
 import { createInterface } from 'node:readline';
-import { createConfiguredProvider, createEngine, loadConfig } from '@openmates/core';
 import { CANARY_API_KEY, startBraveFixture } from '@openmates/fixtures';
-import { createHandler, listen, loadServerConfig } from '@openmates/server';
+import { createServer, loadServerSettings } from '@openmates/server';
 
 const brave = await startBraveFixture();
 const env: Record<string, string | undefined> = {
@@ -23,13 +22,7 @@ const env: Record<string, string | undefined> = {
   OPENMATES_LOG_LEVEL: 'info',
   ...process.env,
 };
-const serverConfig = loadServerConfig(env);
-const config = loadConfig(env);
-const engine = createEngine({ config, provider: createConfiguredProvider(config), extraSecrets: serverConfig.apiKeys });
-const server = await listen(createHandler({ engine, version: 'python-tests', config: serverConfig }), {
-  host: '127.0.0.1',
-  port: 0,
-});
+const server = await createServer(loadServerSettings(env), { version: 'python-tests' });
 process.stdout.write(`${JSON.stringify({ url: server.url, canary: CANARY_API_KEY })}\n`);
 
 /** Runs one command of the hold gate and says what came of it. */
@@ -65,7 +58,6 @@ input.on('line', (line) => {
 input.on('close', async () => {
   brave.release();
   await server.close(1_000);
-  await engine.close();
   await brave.close();
   process.exit(0);
 });

@@ -63,10 +63,15 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
       OPENMATES_RATE_LIMIT_PER_MIN: '0',
       ...extra,
     };
+    const logger = core.createLogger({ level: env.OPENMATES_LOG_LEVEL, redact: (t: string) => t });
+    // The server as `openmates serve` builds it; Redis is given 2 s to answer, as `settled()` waits.
+    if (server.createServer)
+      return (
+        await server.createServer(server.loadServerSettings(env), { version: 'bench', logger, redisSettleMs: 2_000 })
+      ).url;
+    // A baseline tree from before the server factory assembles it the way `openmates serve` then did.
     const config = core.loadConfig(env);
-    const redis = config.redis
-      ? await core.connectRedis(config.redis, core.createLogger({ level: 'silent', redact: (t: string) => t }))
-      : undefined;
+    const redis = config.redis ? await core.connectRedis(config.redis, logger) : undefined;
     await redis?.settled();
     // Metrics on, as `openmates serve` runs them (a baseline tree from before /metrics runs without).
     const metrics = server.createServerMetrics?.();

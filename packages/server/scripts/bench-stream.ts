@@ -6,30 +6,25 @@
 // sending the answer, a few ms on a loopback socket); the ratio to the bare delay is printed too.
 // Run with `pnpm bench:stream`; it never fails a build.
 import { PATHS } from '@openmates/contract';
-import { createEngine, createLogger, loadConfig } from '@openmates/core';
+import { createLogger } from '@openmates/core';
 import { startBraveFixture } from '@openmates/fixtures';
 import { createParser } from 'eventsource-parser';
-import { createHandler, createServerProvider, listen, loadServerConfig } from '../src/index.ts';
+import { createServer, loadServerSettings } from '../src/index.ts';
 
 const LATENCIES = [50, 300, 900] as const;
 /** Runs per mode (`BENCH_RUNS`, default 7); the median is printed. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
 const brave = await startBraveFixture();
-const config = loadConfig({
-  OPENMATES_PROVIDER: 'brave',
-  BRAVE_SEARCH_API_KEY: brave.apiKey,
-  BRAVE_SEARCH_BASE_URL: brave.baseUrl,
-  OPENMATES_CACHE_TTL_S: '0',
-});
-const engine = createEngine({
-  config,
-  provider: createServerProvider(config),
-  logger: createLogger({ level: 'silent', redact: (s) => s }),
-});
-const server = await listen(
-  createHandler({ engine, version: 'bench', config: loadServerConfig({ OPENMATES_RATE_LIMIT_PER_MIN: '0' }) }),
-  { host: '127.0.0.1', port: 0 },
+const server = await createServer(
+  loadServerSettings({
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: brave.apiKey,
+    BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+    OPENMATES_CACHE_TTL_S: '0',
+    OPENMATES_RATE_LIMIT_PER_MIN: '0',
+  }),
+  { version: 'bench', logger: createLogger({ level: 'silent', redact: (s) => s }) },
 );
 
 let run = 0;
@@ -118,5 +113,4 @@ console.log(row('JSON (not streamed)', median(plains), slowestMs, slowest));
 console.log('targets: first group ≤ 1.2× the fastest query; done ≤ 1.1× the slowest');
 
 await server.close(1_000);
-await engine.close();
 await brave.close();

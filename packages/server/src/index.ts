@@ -3,5 +3,6 @@ export * from './handler.ts';
 export * from './loopback.ts';
 export * from './metrics.ts';
 export * from './node-server.ts';
+export * from './server-factory.ts';
 export * from './server-provider.ts';
 export { type AppRouter, appRouter, createTrpcCaller, type TrpcContext } from './trpc-router.ts';

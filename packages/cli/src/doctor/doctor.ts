@@ -1,5 +1,5 @@
 import type { ProviderId } from '@openmates/contract';
-import type { DoctorCheck, EngineConfig } from '@openmates/core';
+import type { DoctorCheck, EngineConfig, ProviderContext, ProviderModule } from '@openmates/core';
 import { engineEnv } from '../lib/cli-env.ts';
 
 /** What `openmates doctor --json` prints. */
@@ -23,12 +23,6 @@ export interface DoctorOptions {
 
 type Env = Record<string, string | undefined>;
 
-const KEY_VARIABLES: Record<Exclude<ProviderId, 'local'>, string> = {
-  brave: 'BRAVE_SEARCH_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  searxng: 'SEARXNG_BASE_URL',
-};
-
 function isSet(env: Env, name: string): boolean {
   return (env[name]?.trim() ?? '') !== '';
 }
@@ -37,67 +31,45 @@ function host(url: string): string {
   return URL.canParse(url) ? new URL(url).host : url;
 }
 
-/** The checks that read the environment only: provider choice, keys and endpoints. */
-function configurationChecks(config: EngineConfig, source: DoctorReport['source'], env: Env): DoctorCheck[] {
-  const checks: DoctorCheck[] = [];
+/**
+ * The checks that read the environment only: the provider choice, then the selected provider's own
+ * (its key or instance, its endpoint; never a value), then access variables set for another one.
+ */
+function configurationChecks(
+  core: typeof import('@openmates/core'),
+  config: EngineConfig,
+  source: DoctorReport['source'],
+  env: Env,
+): DoctorCheck[] {
   const why =
     source === 'default'
       ? 'the default (OPENMATES_PROVIDER is not set)'
       : source === '--provider'
         ? 'chosen with --provider'
         : `OPENMATES_PROVIDER=${config.provider}`;
-  checks.push({ name: 'provider', ok: true, detail: `${config.provider}: ${why}` });
-  if (config.provider === 'brave' || config.provider === 'openai') {
-    const variable = KEY_VARIABLES[config.provider];
-    const ok = isSet(env, variable);
-    checks.push({
-      name: variable,
-      ok,
-      detail: ok ? 'set (value not shown)' : 'not set',
-      ...(ok ? {} : { fix: `Set ${variable}, or choose another provider with OPENMATES_PROVIDER.` }),
-    });
-    const base = config.provider === 'brave' ? config.brave.baseUrl : config.openai.baseUrl;
-    const baseVariable = config.provider === 'brave' ? 'BRAVE_SEARCH_BASE_URL' : 'OPENAI_BASE_URL';
-    checks.push({
-      name: baseVariable,
-      ok: true,
-      detail: `queries go to ${host(base)}${isSet(env, baseVariable) ? '' : ' (the default)'}`,
-    });
-    if (config.provider === 'openai')
-      checks.push({ name: 'OPENMATES_OPENAI_SEARCH_MODEL', ok: true, detail: config.openai.model });
-  } else if (config.provider === 'searxng') {
-    const { baseUrl, password } = config.searxng;
-    checks.push({
-      name: 'SEARXNG_BASE_URL',
-      ok: baseUrl !== undefined,
-      detail:
-        baseUrl === undefined
-          ? 'not set'
-          : `queries go to ${host(baseUrl)}${password === undefined ? '' : ' (with basic-auth credentials, not shown)'}`,
-      ...(baseUrl === undefined
-        ? {
-            fix: 'Set SEARXNG_BASE_URL to your instance (e.g. http://127.0.0.1:8888 or https://user:password@host/searxng).',
-          }
-        : {}),
-    });
-  } else {
-    checks.push({
-      name: 'OPENMATES_INDEX',
-      ok: true,
-      detail: config.local.indexPath
-        ? `the index is ${config.local.indexPath}`
-        : 'not set: the index is in the user data directory',
-    });
-  }
-  for (const [provider, variable] of Object.entries(KEY_VARIABLES)) {
-    if (provider !== config.provider && isSet(env, variable))
+  const checks: DoctorCheck[] = [{ name: 'provider', ok: true, detail: `${config.provider}: ${why}` }];
+  checks.push(...selectedModule(core, config).configurationChecks(env));
+  for (const module of Object.values(core.PROVIDER_MODULES)) {
+    const variable = module.accessVariable;
+    if (variable && module.id !== config.provider && isSet(env, variable))
       checks.push({
         name: variable,
         ok: true,
-        detail: `set but not used: queries only go to the selected provider (OPENMATES_PROVIDER=${provider} would use it)`,
+        detail: `set but not used: queries only go to the selected provider (OPENMATES_PROVIDER=${module.id} would use it)`,
       });
   }
   return checks;
+}
+
+/** The selected provider's module, bound to its settings. */
+function selectedModule(core: typeof import('@openmates/core'), config: EngineConfig) {
+  const id = config.provider;
+  const module = core.PROVIDER_MODULES[id] as ProviderModule<EngineConfig[typeof id]>;
+  const settings = config[id];
+  return {
+    configurationChecks: (env: Env) => module.configurationChecks(settings, env),
+    liveProbe: module.liveProbe && ((context: ProviderContext) => module.liveProbe?.(settings, context) ?? []),
+  };
 }
 
 /** The server's settings, for `openmates serve`. */
@@ -152,7 +124,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
   }
   const source: DoctorReport['source'] = options.provider ? '--provider' : config.providerSource;
   const redact = core.createRedactor(core.configSecrets(config));
-  checks.push(...configurationChecks(config, source, env));
+  checks.push(...configurationChecks(core, config, source, env));
   checks.push(...(await serverChecks(env)));
 
   let redis: DoctorReport['redis'];
@@ -207,13 +179,8 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     try {
       if (provider.doctor) checks.push(...(await provider.doctor(context)));
       else checks.push({ name: 'provider ready', ok: true, detail: `${provider.name} has no reachability check` });
-      if (options.live && config.provider === 'openai' && config.openai.apiKey)
-        checks.push(
-          ...(await core.liveProbe(
-            { apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, model: config.openai.model },
-            context,
-          )),
-        );
+      const live = selectedModule(core, config).liveProbe;
+      if (options.live && live) checks.push(...(await live(context)));
     } finally {
       await provider.close?.();
     }

@@ -43,35 +43,6 @@ export async function serve(
       `refusing to listen on ${options.host} without API keys: set OPENMATES_API_KEYS (comma-separated, 16+ characters each) or use --host ${DEFAULT_HOST}.`,
     );
 
-  const metrics = server.createServerMetrics();
-  let engine: ReturnType<typeof core.createEngine>;
-  try {
-    const config = core.loadConfig(engineEnv(process.env, 'info'));
-    const provider = server.createServerProvider(config);
-    const logger = core.createLogger({
-      level: config.logLevel,
-      redact: core.createRedactor([...core.configSecrets(config), ...serverConfig.apiKeys]),
-    });
-    // Started unreachable is not fatal: replicas serve on in-process stand-ins until Redis answers.
-    const redis = config.redis ? await core.connectRedis(config.redis, logger) : undefined;
-    await redis?.settled(1_000);
-    engine = core.createEngine({
-      config,
-      provider,
-      logger,
-      extraSecrets: serverConfig.apiKeys,
-      ...(redis ? { redis } : {}),
-      observer: metrics.engine,
-    });
-  } catch (error) {
-    if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError)
-      return refuse(`cannot start: ${error.message.replace(/\n/g, '; ')} Run \`openmates doctor\` for details.`);
-    throw error;
-  }
-
-  // Creating the handler starts preparing the provider (the local index and its demo corpus), so
-  // /readyz turns 200 once that is done, while /healthz answers from the start.
-  const handler = server.createHandler({ engine, version: VERSION, config: serverConfig, host: options.host, metrics });
   const guiFile = options.gui ? locateGui() : undefined;
   let gui: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
   let guiLine = '';
@@ -85,19 +56,17 @@ export async function serve(
       guiLine = `failed to load (${(error as Error).name}): serving the API only`;
     }
   }
-  const fallback = gui;
 
-  let running: Awaited<ReturnType<typeof server.listen>>;
+  let running: Awaited<ReturnType<typeof server.createServer>>;
   try {
-    running = await server.listen(handler, {
-      host: options.host,
-      port: options.port,
-      headersTimeoutMs: serverConfig.headersTimeoutMs,
-      bodyTimeoutMs: serverConfig.bodyTimeoutMs,
-      ...(fallback ? { fallback } : {}),
-    });
+    const config = core.loadConfig(engineEnv(process.env, 'info'));
+    running = await server.createServer(
+      { engine: config, server: serverConfig },
+      { version: VERSION, host: options.host, port: options.port, ...(gui ? { gui } : {}) },
+    );
   } catch (error) {
-    await engine.close();
+    if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError)
+      return refuse(`cannot start: ${error.message.replace(/\n/g, '; ')} Run \`openmates doctor\` for details.`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       return refuse(`${options.host}:${options.port} is already in use: choose another --port.`, 1);
@@ -106,7 +75,7 @@ export async function serve(
     if (code === 'EACCES') return refuse(`not allowed to bind port ${options.port}: choose one above 1023.`, 1);
     throw error;
   }
-  const { url } = running;
+  const { url, engine } = running;
 
   if (gui) guiLine = `${url}/`;
 
@@ -149,7 +118,6 @@ export async function serve(
     `openmates: ${signal}, refusing new work and finishing in-flight searches (up to ${serverConfig.drainMs} ms)…\n`,
   );
   await running.close(serverConfig.drainMs);
-  await engine.close();
   await write(stderr, 'openmates: stopped\n');
   return 0;
 }

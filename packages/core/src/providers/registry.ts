@@ -1,18 +1,28 @@
+import type { ProviderId } from '@openmates/contract';
 import type { EngineConfig } from '../config.ts';
-import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
-import { createBraveProvider } from './brave-provider.ts';
-import type { HttpGetClientFactory } from './http-get.ts';
-import { createLocalProvider, defaultIndexPath } from './local/index.ts';
-import { createOpenAIProvider } from './openai-provider.ts';
-import { createSearxngProvider } from './searxng-provider.ts';
+import type { SearchProvider } from '../provider.ts';
+import { braveModule } from './brave/index.ts';
+import { localModule } from './local/index.ts';
+import { openaiModule } from './openai/index.ts';
+import type { ProviderModule, ProviderOptions } from './provider-module.ts';
+import { searxngModule } from './searxng/index.ts';
 
-/** How `createConfiguredProvider` builds a provider, beyond the configuration. */
-export interface ProviderOptions {
-  /**
-   * The HTTP client Brave and SearXNG call their origin with (default `createHttpGetClient`,
-   * node:http; `openmates serve` gives `createUndiciGetClient`).
-   */
-  http?: HttpGetClientFactory;
+export type { ProviderModule, ProviderOptions } from './provider-module.ts';
+
+/** Each provider's settings, as the engine's configuration holds them under the provider's id. */
+export type ProviderSettings = { [K in ProviderId]: EngineConfig[K] };
+
+/** Every provider, by id, in the order the configuration reads their variables. */
+export const PROVIDER_MODULES: { readonly [K in ProviderId]: ProviderModule<ProviderSettings[K]> } = {
+  brave: braveModule,
+  openai: openaiModule,
+  local: localModule,
+  searxng: searxngModule,
+};
+
+/** The module of `id`, with its settings from `config`, typed together. */
+function selected<K extends ProviderId>(id: K, config: EngineConfig) {
+  return { module: PROVIDER_MODULES[id] as ProviderModule<ProviderSettings[K]>, settings: config[id] };
 }
 
 /**
@@ -21,36 +31,16 @@ export interface ProviderOptions {
  * Throws ProviderNotConfiguredError with a one-line reason when the selected provider lacks its key.
  */
 export function createConfiguredProvider(config: EngineConfig, options: ProviderOptions = {}): SearchProvider {
-  const http = options.http === undefined ? {} : { http: options.http };
-  switch (config.provider) {
-    case 'brave':
-      if (!config.brave.apiKey)
-        throw new ProviderNotConfiguredError(
-          'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (a Brave Search API key).',
-        );
-      return createBraveProvider({ apiKey: config.brave.apiKey, baseUrl: config.brave.baseUrl, ...http });
-    case 'openai':
-      if (!config.openai.apiKey)
-        throw new ProviderNotConfiguredError('OPENMATES_PROVIDER=openai needs OPENAI_API_KEY (an OpenAI API key).');
-      return createOpenAIProvider({
-        apiKey: config.openai.apiKey,
-        baseUrl: config.openai.baseUrl,
-        model: config.openai.model,
-      });
-    case 'searxng': {
-      const { baseUrl, username, password } = config.searxng;
-      if (!baseUrl)
-        throw new ProviderNotConfiguredError(
-          'OPENMATES_PROVIDER=searxng needs SEARXNG_BASE_URL (your instance, e.g. http://127.0.0.1:8888).',
-        );
-      return createSearxngProvider({
-        baseUrl,
-        ...(username === undefined ? {} : { username }),
-        ...(password === undefined ? {} : { password }),
-        ...http,
-      });
-    }
-    case 'local':
-      return createLocalProvider({ indexPath: defaultIndexPath(config.local.indexPath) });
-  }
+  const { module, settings } = selected(config.provider, config);
+  return module.create(settings, options);
+}
+
+/**
+ * What tells one provider configuration from another (each provider says what: endpoint, model,
+ * key, instance), for cache keys and the shared rate. Holds secrets: it is only ever used inside
+ * an HMAC or in process memory.
+ */
+export function providerIdentity(config: EngineConfig, provider: SearchProvider): string {
+  const { module, settings } = selected(provider.id, config);
+  return [provider.id, ...module.identity(settings)].join('\u0000');
 }

@@ -32,4 +32,5 @@ export {
   openIndex,
 } from './local-index.ts';
 export { createLocalProvider, type LocalProvider, type LocalProviderConfig } from './local-provider.ts';
+export { type LocalSettings, localModule } from './settings.ts';
 export { identifierParts, splitIdentifier } from './split-identifiers.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../provider.ts';
-import { parseStreamEvent } from './openai-events.ts';
-import { createReceiptTracker } from './openai-receipts.ts';
+import { ProviderError } from '../../provider.ts';
+import { parseStreamEvent } from './events.ts';
+import { createReceiptTracker } from './receipts.ts';
 
 // Events as they arrive on the wire, read by the same parser the provider uses.
 function run(events: Record<string, unknown>[], max = 4) {

@@ -1,8 +1,8 @@
 import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
-import { type DoctorCheck, type ProviderContext, ProviderError } from '../provider.ts';
-import { type OpenAIProviderConfig, resolveOpenAIConfig } from './openai-config.ts';
-import { buildOpenAIRequest } from './openai-request.ts';
-import { postResponses, readReceipt } from './openai-transport.ts';
+import { type DoctorCheck, type ProviderContext, ProviderError } from '../../provider.ts';
+import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
+import { buildOpenAIRequest } from './request.ts';
+import { postResponses, readReceipt } from './transport.ts';
 
 /** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
 export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';

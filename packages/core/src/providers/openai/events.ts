@@ -1,5 +1,5 @@
 import { z } from '@openmates/contract';
-import { ProviderError } from '../provider.ts';
+import { ProviderError } from '../../provider.ts';
 
 /**
  * The shapes of the Responses stream events this provider relies on. Objects are loose: the API

@@ -1,5 +1,4 @@
 import { type Issue, type NormalizedRequestItem, SEARXNG_MAX_PAGES } from '@openmates/contract';
-import { basicAuthorization } from '../config.ts';
 import {
   type DoctorCheck,
   type ProviderAnswer,
@@ -9,8 +8,8 @@ import {
   type ProviderQuery,
   type RawCandidate,
   type SearchProvider,
-} from '../provider.ts';
-import { type BodyFailure, type HttpAnswer, type HttpGetClientFactory, lazyHttpGetClient } from './http-get.ts';
+} from '../../provider.ts';
+import { type BodyFailure, type HttpAnswer, type HttpGetClientFactory, lazyHttpGetClient } from '../shared/http-get.ts';
 
 /**
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
@@ -37,6 +36,11 @@ export interface SearxngProviderConfig {
   userAgent?: string;
   /** Makes the HTTP client it calls its origin with (default `createHttpGetClient`, node:http). */
   http?: HttpGetClientFactory;
+}
+
+/** The `Authorization` value for basic-auth credentials (RFC 7617, UTF-8). */
+export function basicAuthorization(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
 /** The parts of SearXNG's JSON answer we read (`searx/webutils.py` get_json_response); all untrusted. */

@@ -4,10 +4,10 @@ import { gzipSync } from 'node:zlib';
 import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../provider.ts';
-import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './brave-provider.ts';
-import { createHttpGetClient } from './http-get.ts';
-import { createUndiciGetClient } from './http-get-undici.ts';
+import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
+import { createHttpGetClient } from '../shared/http-get.ts';
+import { createUndiciGetClient } from '../shared/http-get-undici.ts';
+import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './provider.ts';
 
 let fixture: BraveFixture;
 

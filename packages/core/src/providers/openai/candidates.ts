@@ -1,6 +1,6 @@
 import { MAX_DESCRIPTION_LENGTH } from '@openmates/contract';
-import type { ProviderAnswer, RawCandidate } from '../provider.ts';
-import type { SearchReceipt } from './openai-receipts.ts';
+import type { ProviderAnswer, RawCandidate } from '../../provider.ts';
+import type { SearchReceipt } from './receipts.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -16,15 +16,15 @@ import {
   type ProviderQuery,
   type RawCandidate,
   type SearchProvider,
-} from '../provider.ts';
-import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './brave-languages.ts';
+} from '../../provider.ts';
 import {
   type BodyFailure,
   type HttpAnswer,
   type HttpGetClient,
   type HttpGetClientFactory,
   lazyHttpGetClient,
-} from './http-get.ts';
+} from '../shared/http-get.ts';
+import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './languages.ts';
 
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com/res/v1';

@@ -1,9 +1,9 @@
 import { type Issue, issueMessage, type NormalizedRequestItem } from '@openmates/contract';
-import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, SearchProvider } from '../provider.ts';
-import { answerFromReceipt } from './openai-candidates.ts';
-import { type OpenAIProviderConfig, resolveOpenAIConfig } from './openai-config.ts';
-import { buildOpenAIRequest } from './openai-request.ts';
-import { runOpenAISearch } from './openai-transport.ts';
+import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, SearchProvider } from '../../provider.ts';
+import { answerFromReceipt } from './candidates.ts';
+import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
+import { buildOpenAIRequest } from './request.ts';
+import { runOpenAISearch } from './transport.ts';
 
 /** Option values OpenAI's hosted search cannot honour, refused at validation (skill info lists them). */
 export const OPENAI_UNSUPPORTED: SearchProvider['unsupported'] = [

@@ -12,11 +12,11 @@ import {
   ProviderNotConfiguredError,
   type ProviderQuery,
   type SearchProvider,
-} from '../provider.ts';
-import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './openai-config.ts';
-import { liveProbe } from './openai-probe.ts';
-import { createOpenAIProvider } from './openai-provider.ts';
-import { OPENAI_SEARCH_INSTRUCTION } from './openai-request.ts';
+} from '../../provider.ts';
+import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
+import { liveProbe } from './probe.ts';
+import { createOpenAIProvider } from './provider.ts';
+import { OPENAI_SEARCH_INSTRUCTION } from './request.ts';
 
 let fixture: OpenAIFixture;
 let provider: SearchProvider;

@@ -1,4 +1,4 @@
-import { ProviderNotConfiguredError } from '../provider.ts';
+import { ProviderNotConfiguredError } from '../../provider.ts';
 
 /** Where the OpenAI provider sends queries when no base URL is configured. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';

@@ -1,8 +1,8 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { ProviderError } from '../provider.ts';
-import { malformed, parseStreamEvent } from './openai-events.ts';
-import { createReceiptTracker, type SearchReceipt } from './openai-receipts.ts';
-import type { OpenAIRequest } from './openai-request.ts';
+import { ProviderError } from '../../provider.ts';
+import { malformed, parseStreamEvent } from './events.ts';
+import { createReceiptTracker, type SearchReceipt } from './receipts.ts';
+import type { OpenAIRequest } from './request.ts';
 
 // One event (the final `response.completed` repeats the whole output) stays far below this; a
 // stream that never ends an event is cut off here instead of filling memory.

@@ -1,5 +1,5 @@
 import { type Country, OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
-import { type OpenAIProviderConfig, type ResolvedOpenAIConfig, resolveOpenAIConfig } from './openai-config.ts';
+import { type OpenAIProviderConfig, type ResolvedOpenAIConfig, resolveOpenAIConfig } from './config.ts';
 
 /**
  * The fixed instruction of every search request. It carries no caller text: the query goes alone

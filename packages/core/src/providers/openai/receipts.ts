@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ProviderError } from '../provider.ts';
+import { ProviderError } from '../../provider.ts';
 import {
   MessageItemSchema,
   type OpenAIStreamEvent,
   type ResponseObject,
   type WebSearchCallItem,
   WebSearchCallItemSchema,
-} from './openai-events.ts';
+} from './events.ts';
 
 /** An annotation as it was observed, with the text part it belongs to. */
 export interface ObservedAnnotation {

@@ -7,15 +7,15 @@ import {
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configSecrets, loadConfig } from '../config.ts';
-import { createEngine } from '../engine.ts';
-import { createRedactor } from '../hygiene/index.ts';
-import { createLogger, lineCollector } from '../logger.ts';
-import { type ProviderContext, ProviderError, type ProviderQuery } from '../provider.ts';
-import { createHttpGetClient } from './http-get.ts';
-import { createUndiciGetClient } from './http-get-undici.ts';
-import { createConfiguredProvider } from './registry.ts';
-import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './searxng-provider.ts';
+import { configSecrets, loadConfig } from '../../config.ts';
+import { createEngine } from '../../engine.ts';
+import { createRedactor } from '../../hygiene/index.ts';
+import { createLogger, lineCollector } from '../../logger.ts';
+import { type ProviderContext, ProviderError, type ProviderQuery } from '../../provider.ts';
+import { createConfiguredProvider } from '../registry.ts';
+import { createHttpGetClient } from '../shared/http-get.ts';
+import { createUndiciGetClient } from '../shared/http-get-undici.ts';
+import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './provider.ts';
 
 let fixture: SearxngFixture;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citationNote } from './openai-candidates.ts';
+import { citationNote } from './candidates.ts';
 
 describe('citationNote', () => {
   const text = 'First claim here. Bun 1.3 is the latest release ([bun.sh](https://bun.sh/)). Next sentence.';

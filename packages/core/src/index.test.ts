@@ -1,0 +1,32 @@
+import { expect, it } from 'vitest';
+
+// Other packages import exactly these values from @openmates/core (types are checked by tsc).
+// Adding one here is a change of the package's public API: name it in index.ts on purpose.
+it('exports exactly the values other packages use', async () => {
+  expect(Object.keys(await import('./index.ts')).sort()).toEqual([
+    'ConfigError',
+    'EngineError',
+    'LocalIndexError',
+    'PROVIDER_MODULES',
+    'ProviderNotConfiguredError',
+    'configSecrets',
+    'connectRedis',
+    'createConfiguredProvider',
+    'createEngine',
+    'createLocalProvider',
+    'createLogger',
+    'createRedactor',
+    'createUndiciGetClient',
+    'defaultIndexPath',
+    'describeIssues',
+    'dryRunRequest',
+    'errorResponse',
+    'ingestPaths',
+    'lineCollector',
+    'loadConfig',
+    'loadUndici',
+    'normalizeBaseUrl',
+    'openIndex',
+    'parseJsonBody',
+  ]);
+});

@@ -1,0 +1,9 @@
+// Brave Search: the provider, its configuration and its languages.
+export { BRAVE_ISO_LANGUAGES, BRAVE_SEARCH_LANGS, toBraveSearchLang } from './languages.ts';
+export {
+  BRAVE_DEFAULT_BASE_URL,
+  BRAVE_DEFAULT_RETRY_DELAY_MS,
+  type BraveProviderConfig,
+  createBraveProvider,
+} from './provider.ts';
+export { type BraveSettings, braveModule } from './settings.ts';

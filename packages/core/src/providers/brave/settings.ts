@@ -1,0 +1,50 @@
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
+import { z } from 'zod';
+import { ProviderNotConfiguredError } from '../../provider.ts';
+import { httpUrl, parseEnv, secret } from '../../shared/env-schema.ts';
+import type { ProviderModule } from '../provider-module.ts';
+import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
+import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './provider.ts';
+
+/** Brave's part of the engine's configuration. */
+export interface BraveSettings {
+  /** `BRAVE_SEARCH_API_KEY`, a secret. */
+  apiKey?: string;
+  /** `BRAVE_SEARCH_BASE_URL` (default Brave's API). */
+  baseUrl: string;
+}
+
+const EnvSchema = z.object({
+  BRAVE_SEARCH_API_KEY: secret,
+  BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
+});
+
+/** Brave Search: its variables, identity, construction and doctor checks. */
+export const braveModule: ProviderModule<BraveSettings> = {
+  id: 'brave',
+  defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
+  accessVariable: 'BRAVE_SEARCH_API_KEY',
+  parse(env) {
+    const e = parseEnv(EnvSchema, env);
+    const settings: BraveSettings = { baseUrl: e.BRAVE_SEARCH_BASE_URL ?? BRAVE_DEFAULT_BASE_URL };
+    if (e.BRAVE_SEARCH_API_KEY) settings.apiKey = e.BRAVE_SEARCH_API_KEY;
+    return settings;
+  },
+  secrets: (settings) => (settings.apiKey ? [settings.apiKey] : []),
+  identity: (settings) => [settings.baseUrl, settings.apiKey ?? ''],
+  create(settings, options) {
+    if (!settings.apiKey)
+      throw new ProviderNotConfiguredError(
+        'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (a Brave Search API key).',
+      );
+    return createBraveProvider({
+      apiKey: settings.apiKey,
+      baseUrl: settings.baseUrl,
+      ...(options.http === undefined ? {} : { http: options.http }),
+    });
+  },
+  configurationChecks: (settings, env) => [
+    keyCheck(env, 'BRAVE_SEARCH_API_KEY'),
+    endpointCheck(env, 'BRAVE_SEARCH_BASE_URL', settings.baseUrl),
+  ],
+};
