@@ -159,7 +159,7 @@ describe('the search route served straight from node:http', () => {
 describe('listen with a fallback (the GUI on the same origin)', () => {
   it('hands every path of the route table to the API and the rest to the fallback', async () => {
     const server = await startTestServer(brave, {
-      listen: { fallback: (_request, response) => response.writeHead(200, { 'x-fallback': 'gui' }).end('gui') },
+      gui: (_request, response) => response.writeHead(200, { 'x-fallback': 'gui' }).end('gui'),
     });
     try {
       const api = [...new Set(ROUTES.flatMap((r) => [r.path, ...(r.prefix ? [r.prefix, `${r.prefix}/x`] : [])]))];

@@ -12,7 +12,7 @@ import type { BraveFixture } from '@openmates/fixtures';
 import { loadServerConfig } from './env.ts';
 import type { ApiHandler } from './handler.ts';
 import type { ServerMetrics } from './metrics.ts';
-import type { ListenOptions, RunningServer } from './node-server.ts';
+import type { ListenOptions, NodeFallback, RunningServer } from './node-server.ts';
 import { createServer } from './server-factory.ts';
 
 export interface TestServer {
@@ -59,6 +59,8 @@ export async function startTestServer(
     engineEnv?: Record<string, string>;
     provider?: SearchProvider;
     listen?: Partial<Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>>;
+    /** What answers the paths that are not the API's (the GUI, for `openmates serve`). */
+    gui?: NodeFallback;
   } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
@@ -73,6 +75,7 @@ export async function startTestServer(
       sleep: async () => {},
       ...(options.provider ? { provider: options.provider } : {}),
       ...(options.listen ? { listen: options.listen } : {}),
+      ...(options.gui ? { gui: options.gui } : {}),
     },
   );
   return { ...server, logs, close: () => server.close(1_000) };
