@@ -13,7 +13,15 @@ import {
 } from './countries.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
 import { isIso6391 } from './languages.ts';
-import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MIN_COUNT } from './limits.ts';
+import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MAX_SCOPE_DOMAINS, MIN_COUNT } from './limits.ts';
+import {
+  domainListSchema,
+  FRESHNESS_PERIODS,
+  FreshnessSchema,
+  normalizeDomains,
+  normalizeFreshness,
+  scopeConflicts,
+} from './scope.ts';
 import { cleanText, codePointLength } from './text.ts';
 import { z } from './zod.ts';
 
@@ -41,7 +49,7 @@ export interface FieldFlag {
 }
 
 /** Named option lists that a select control or suggestions take their values from. */
-export type ChoiceList = 'countries' | 'languages' | 'safesearch';
+export type ChoiceList = 'countries' | 'languages' | 'safesearch' | 'freshness';
 
 /** The GUI control of a field, inside each query's options disclosure. */
 export type FieldControl =
@@ -92,6 +100,11 @@ export interface RequestField {
   readonly link: FieldLink;
   /** How the GUI's closed options disclosure names a value the user set. */
   readonly summary?: (value: string) => string;
+  /**
+   * A rule across fields, checked on an item whose fields each passed their own schema: the
+   * problems it finds, each at a path inside the item (`['exclude_domains', 1]`).
+   */
+  readonly check?: (item: Record<string, unknown>) => { path: (string | number)[]; message: string }[];
 }
 
 /** Joins the entries of a `list` field in one link parameter value (no domain or code contains it). */
@@ -253,6 +266,80 @@ export const REQUEST_FIELDS = [
     control: { control: 'toggle', label: 'Tabloid sites', help: 'Default (removed)', on: 'Removed', off: 'Included' },
     link: { param: 'tabloids', broadcast: true },
     summary: (value: string) => (parseSwitch(value) === false ? 'tabloids included' : 'tabloids removed'),
+  },
+  {
+    name: 'freshness',
+    kind: 'text',
+    schema: FreshnessSchema,
+    description: `Only results published in this time range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\` (the last 24 hours, 7, 31 or 365 days), or dates \`YYYY-MM-DD..YYYY-MM-DD\`, inclusive, with either end (not both) left open (\`2026-01-01..\`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range.`,
+    example: 'week',
+    normalize: (value: string | undefined) => (value === undefined ? undefined : normalizeFreshness(value)),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'freshness',
+      valueName: 'RANGE',
+      help: 'Only results published in RANGE: day, week, month, year, or YYYY-MM-DD..YYYY-MM-DD (either end may be left open).',
+    },
+    control: {
+      control: 'text',
+      label: 'Published',
+      help: 'day, week, month, year, or 2026-01-01..2026-06-30; empty for any time.',
+      suggestions: 'freshness',
+    },
+    link: { param: 'freshness', broadcast: true },
+    summary: (value: string) => `published ${value}`,
+  },
+  {
+    name: 'include_domains',
+    kind: 'list',
+    schema: domainListSchema('include_domains'),
+    description: `Only results whose host is one of these domains or a subdomain of one (\`docs.example.org\` matches \`a.docs.example.org\`, never \`notdocs.example.org\`): 1–${MAX_SCOPE_DOMAINS} host names of at least two labels, case-insensitive, an internationalized name as Unicode or punycode; no scheme, port, path, wildcard or IP address. Enforced on every result, whatever the provider returned.`,
+    example: ['developer.mozilla.org'],
+    normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'include-domain',
+      valueName: 'DOMAIN',
+      help: `Only results from DOMAIN or its subdomains; repeat for up to ${MAX_SCOPE_DOMAINS} domains (sent as include_domains).`,
+    },
+    control: {
+      control: 'list',
+      label: 'Only these sites',
+      help: 'Host names separated by commas, such as example.org.',
+    },
+    link: { param: 'include', broadcast: true },
+    summary: (value: string) => `only ${value}`,
+  },
+  {
+    name: 'exclude_domains',
+    kind: 'list',
+    schema: domainListSchema('exclude_domains'),
+    description: `Remove results whose host is one of these domains or a subdomain of one: 1–${MAX_SCOPE_DOMAINS} host names, in the form of \`include_domains\`. An entry equal to an included domain, or one that covers it (\`example.org\` excluded, \`docs.example.org\` included), is refused.`,
+    example: ['example.com'],
+    normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'exclude-domain',
+      valueName: 'DOMAIN',
+      help: `Leave out results from DOMAIN and its subdomains; repeat for up to ${MAX_SCOPE_DOMAINS} domains (sent as exclude_domains).`,
+    },
+    control: {
+      control: 'list',
+      label: 'Not these sites',
+      help: 'Host names separated by commas, such as example.com.',
+    },
+    link: { param: 'exclude', broadcast: true },
+    summary: (value: string) => `not ${value}`,
+    check: (item: Record<string, unknown>) =>
+      scopeConflicts(item.include_domains as string[] | undefined, item.exclude_domains as string[] | undefined).map(
+        ({ index, excluded, included }) => ({
+          path: ['exclude_domains', index],
+          message: issueMessage('domainConflict', { excluded, included }),
+        }),
+      ),
   },
 ] as const satisfies readonly RequestField[];
 

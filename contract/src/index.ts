@@ -12,6 +12,7 @@ export * from './providers.ts';
 export * from './request-schemas.ts';
 export * from './response-schemas.ts';
 export * from './routes.ts';
+export * from './scope.ts';
 export * from './sdk-policy.ts';
 export * from './skill-info.ts';
 export * from './stream-schemas.ts';

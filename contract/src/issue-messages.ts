@@ -25,6 +25,11 @@ export const ISSUE_MESSAGES = {
   string: '{field} must be a string',
   searchLang: 'search_lang must be an ISO 639-1 language code such as "en"',
   boolean: '{field} must be true or false',
+  freshness:
+    'freshness must be day, week, month, year, or a date range YYYY-MM-DD..YYYY-MM-DD of real dates, start before end, either end (not both) left open',
+  domain: '{field} entries must be host names such as "example.org": no scheme, port, path, wildcard or IP address',
+  domainCount: '{field} must be an array of {min} to {max} host names',
+  domainConflict: 'exclude_domains entry "{excluded}" covers the included domain "{included}"',
   providerQueryWords: '{provider} accepts at most {max} words per query (this one has {words})',
   providerLanguage: '{provider} does not support search_lang "{value}" (supported: {supported})',
   providerOption: '{option} is not supported by the {provider} provider: {reason}',

@@ -17,6 +17,10 @@ export const MIN_COUNT = 1;
 export const MAX_COUNT = 20;
 /** `count` when the caller gives none. */
 export const DEFAULT_COUNT = 10;
+/** Fewest entries of `include_domains` or `exclude_domains` (an empty list is refused, not ignored). */
+export const MIN_SCOPE_DOMAINS = 1;
+/** Most entries of `include_domains` or `exclude_domains`. */
+export const MAX_SCOPE_DOMAINS = 10;
 /** Hard ceiling of results in one group, whatever the provider returns. */
 export const MAX_RESULTS_PER_GROUP = 20;
 /** Longest result title, in code points. */

@@ -29,8 +29,14 @@ function fieldSchema(field: RequestField): z.ZodType {
 /** The item schema of a field table (the contract's own is `WebSearchRequestItemSchema`). */
 export function buildItemSchema<F extends RequestFields>(fields: F) {
   const shape = Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])) as ItemShape<F>;
+  const checks = fields.flatMap((field) => (field.check === undefined ? [] : [field.check]));
   return z
     .strictObject(shape, { error: (issue) => (issue.code === 'invalid_type' ? issueMessage('item') : undefined) })
+    .superRefine((item, ctx) => {
+      for (const check of checks)
+        for (const problem of check(item as Record<string, unknown>))
+          ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    })
     .openapi('WebSearchRequestItem', { description: 'One query of a batch and its options.' });
 }
 

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4"
+CONTRACT_FINGERPRINT: Final = "16dcef28e573a8339fa23c9efef6668d128b4265ace4cbc5e17b993d9d11cf2b"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -233,6 +233,23 @@ class _WebSearchRequestItemOptional(TypedDict, total=False):
     """
     filter_tabloids: bool
     """Remove results from a maintained list of tabloid domains. Default true."""
+    freshness: str
+    """Only results published in this time range (UTC): `day`, `week`, `month`, `year` (the last 24
+    hours, 7, 31 or 365 days), or dates `YYYY-MM-DD..YYYY-MM-DD`, inclusive, with either end (not
+    both) left open (`2026-01-01..`). Case-insensitive. A result whose publication date the engine
+    can read is removed when it lies outside the range.
+    """
+    include_domains: List[str]
+    """Only results whose host is one of these domains or a subdomain of one (`docs.example.org`
+    matches `a.docs.example.org`, never `notdocs.example.org`): 1–10 host names of at least two
+    labels, case-insensitive, an internationalized name as Unicode or punycode; no scheme, port,
+    path, wildcard or IP address. Enforced on every result, whatever the provider returned.
+    """
+    exclude_domains: List[str]
+    """Remove results whose host is one of these domains or a subdomain of one: 1–10 host names, in the
+    form of `include_domains`. An entry equal to an included domain, or one that covers it
+    (`example.org` excluded, `docs.example.org` included), is refused.
+    """
 
 
 class WebSearchRequestItem(_WebSearchRequestItemOptional):
@@ -479,6 +496,9 @@ class SkillInfoOptionsConditionalItem(TypedDict):
         "search_lang",
         "safesearch",
         "filter_tabloids",
+        "freshness",
+        "include_domains",
+        "exclude_domains",
     ]
     rule: str
 
@@ -490,6 +510,9 @@ class SkillInfoOptionsUnsupportedItem(TypedDict):
         "search_lang",
         "safesearch",
         "filter_tabloids",
+        "freshness",
+        "include_domains",
+        "exclude_domains",
     ]
     rule: str
 
@@ -506,6 +529,9 @@ class SkillInfoOptions(_SkillInfoOptionsOptional):
         "search_lang",
         "safesearch",
         "filter_tabloids",
+        "freshness",
+        "include_domains",
+        "exclude_domains",
     ]]
     unsupported: List[SkillInfoOptionsUnsupportedItem]
     """Option values this provider refuses with a 400, and why."""

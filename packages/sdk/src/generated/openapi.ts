@@ -201,6 +201,25 @@ export interface components {
             safesearch?: string;
             /** @description Remove results from a maintained list of tabloid domains. Default true. */
             filter_tabloids?: boolean;
+            /**
+             * @description Only results published in this time range (UTC): `day`, `week`, `month`, `year` (the last 24 hours, 7, 31 or 365 days), or dates `YYYY-MM-DD..YYYY-MM-DD`, inclusive, with either end (not both) left open (`2026-01-01..`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range.
+             * @example week
+             */
+            freshness?: string;
+            /**
+             * @description Only results whose host is one of these domains or a subdomain of one (`docs.example.org` matches `a.docs.example.org`, never `notdocs.example.org`): 1–10 host names of at least two labels, case-insensitive, an internationalized name as Unicode or punycode; no scheme, port, path, wildcard or IP address. Enforced on every result, whatever the provider returned.
+             * @example [
+             *       "developer.mozilla.org"
+             *     ]
+             */
+            include_domains?: string[];
+            /**
+             * @description Remove results whose host is one of these domains or a subdomain of one: 1–10 host names, in the form of `include_domains`. An entry equal to an included domain, or one that covers it (`example.org` excluded, `docs.example.org` included), is refused.
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            exclude_domains?: string[];
         };
         /**
          * @description The caller's id for a query, echoed on its result group: a string of 1–64 characters or a safe integer ≥ 0. Ids are compared as strings, so `1` and `"1"` collide. Without one, the server numbers the query with the smallest positive integer no other id of the batch uses.
@@ -378,17 +397,17 @@ export interface components {
                 max_sources: number;
             };
             options: {
-                honoured: ("count" | "country" | "search_lang" | "safesearch" | "filter_tabloids")[];
+                honoured: ("count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains")[];
                 /** @description Option values this provider refuses with a 400, and why. */
                 unsupported: {
                     /** @enum {string} */
-                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
+                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains";
                     rule: string;
                 }[];
                 /** @description Options this provider honours only in some cases (not listed in `honoured`), and when. */
                 conditional?: {
                     /** @enum {string} */
-                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids";
+                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains";
                     rule: string;
                 }[];
             };
@@ -853,7 +872,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4";
+export const CONTRACT_FINGERPRINT = "16dcef28e573a8339fa23c9efef6668d128b4265ace4cbc5e17b993d9d11cf2b";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
