@@ -64,6 +64,12 @@ export interface ExpectedRetry {
   delayMs: number | { min: number; max: number };
 }
 
+/** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI). */
+export interface ProviderRequest {
+  query: Record<string, string>;
+  body?: unknown;
+}
+
 /** One named case of the parity suite. */
 export interface ParityCase {
   /** Unique, kebab-case. */
@@ -85,6 +91,12 @@ export interface ParityCase {
   except?: readonly Surface[];
   /** The expected outcome, exactly, or a check that throws when the outcome is wrong. */
   expect: Outcome | ((outcome: Outcome) => void);
+  /**
+   * What the case's fixture provider must have received, checked after the surface's run: throws
+   * when the native parameters are wrong (a `freshness=pw`, the `site:` operators in `q`, an
+   * `offset`). Every column sends the same request, so every column must get the same calls.
+   */
+  received?: (requests: readonly ProviderRequest[]) => void;
   /** Strings that must appear nowhere in what the surface emitted (bodies, headers, output, logs). */
   forbidden?: readonly string[];
   /**
@@ -122,6 +134,8 @@ export interface CaseEnvironment {
   canaries: readonly string[];
   /** How many requests the case's fixture provider has received so far (absent for the local index). */
   providerCalls?: () => number;
+  /** The requests the case's fixture provider has received so far, in arrival order (absent for the local index). */
+  providerRequests?: () => readonly ProviderRequest[];
 }
 
 /** Runs cases on one surface, the way a user of that surface would. */

@@ -12,7 +12,14 @@ import {
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
+import {
+  applies,
+  type CaseEnvironment,
+  type CaseProvider,
+  type ParityCase,
+  type ProviderRequest,
+  type SurfaceDriver,
+} from './case.ts';
 import { CASES } from './cases/index.ts';
 import { createCliDriver } from './drivers/cli-driver.ts';
 import { createClusterDriver } from './drivers/cluster-driver.ts';
@@ -95,12 +102,20 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     local: undefined,
     searxng: () => searxng.requests.length,
   };
+  const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
+    brave: () => brave.requests.filter((r) => r.path.endsWith('/web/search')).map(({ query }) => ({ query })),
+    openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
+    local: undefined,
+    searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
+  };
   const environment: CaseEnvironment = {
     env: { ...COMMON, ...providerEnv[provider], ...testCase.env },
     canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
   };
   const calls = fixtureCalls[provider];
   if (calls) environment.providerCalls = calls;
+  const received = fixtureRequests[provider];
+  if (received) environment.providerRequests = received;
   return environment;
 }
 

@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CaseEnvironment, DriverResult, ParityCase, RecordedRetry, SurfaceDriver } from './case.ts';
+import type {
+  CaseEnvironment,
+  DriverResult,
+  ParityCase,
+  ProviderRequest,
+  RecordedRetry,
+  SurfaceDriver,
+} from './case.ts';
 import { normalizeDocument } from './document.ts';
 import { canonicalOutcome, type Outcome } from './outcome.ts';
 import { firstDifference, personView } from './person-view.ts';
@@ -41,6 +48,19 @@ export function checkRetries(testCase: ParityCase, retries: readonly RecordedRet
   if (canonical !== wanted)
     throw new Error(`${testCase.name}: retries differ\nexpected: ${wanted}\nreceived: ${canonical}`);
   return canonical;
+}
+
+/** Throws, naming the case, when its fixture provider did not receive what the case expects. */
+export function checkReceived(testCase: ParityCase, received: readonly ProviderRequest[] | undefined): void {
+  if (!testCase.received) return;
+  if (!received) throw new Error(`${testCase.name}: the case's provider records no requests`);
+  try {
+    testCase.received(received);
+  } catch (error) {
+    throw new Error(
+      `${testCase.name}: the provider received ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** Throws when a forbidden string (a canary secret) appears in what the surface emitted. */
@@ -85,6 +105,8 @@ export async function runCase(
   runs.push(run);
   try {
     const result = await driver.run(testCase, environment);
+    // Taken now: the person view's reference run below starts the fixtures afresh.
+    const received = environment.providerRequests?.();
     const { outcome, transcript, document } = result;
     run.outcome = canonicalOutcome(outcome);
     if (document !== undefined) run.document = normalizeDocument(document);
@@ -95,6 +117,7 @@ export async function runCase(
     }
     if (testCase.upstream) run.retries = checkRetries(testCase, result.retries);
     checkOutcome(testCase, outcome);
+    checkReceived(testCase, received);
     checkTranscript(testCase, transcript, environment);
     if (run.viewDiff) throw new Error(run.viewDiff);
     run.passed = true;

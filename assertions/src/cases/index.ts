@@ -5,6 +5,7 @@ import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
 import { retryCases } from './retries.ts';
+import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
 import { validatedCases } from './validated.ts';
 
@@ -18,4 +19,5 @@ export const CASES: readonly ParityCase[] = [
   ...openaiCases,
   ...searxngCases,
   ...retryCases,
+  ...scopeCases,
 ];

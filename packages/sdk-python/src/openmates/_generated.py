@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "16dcef28e573a8339fa23c9efef6668d128b4265ace4cbc5e17b993d9d11cf2b"
+CONTRACT_FINGERPRINT: Final = "0cea11f7fbcd68abd5f5463dbc869fae37e322ac485e8998013c3d8b2a48c496"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -84,6 +84,8 @@ AssertionId = Literal[
     "web-search.no-results.explicit",
     "web-search.provider-error.visible",
     "web-search.secrets.never-exposed",
+    "web-search.scope.domains-enforced",
+    "web-search.scope.freshness-applied",
     "web-search.surface-parity",
 ]
 """The ids of the assertion catalogue every surface is tested against."""
@@ -96,6 +98,8 @@ ASSERTION_IDS: Tuple[AssertionId, ...] = (
     "web-search.no-results.explicit",
     "web-search.provider-error.visible",
     "web-search.secrets.never-exposed",
+    "web-search.scope.domains-enforced",
+    "web-search.scope.freshness-applied",
     "web-search.surface-parity",
 )
 """Every assertion id, in catalogue order."""

@@ -872,7 +872,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "16dcef28e573a8339fa23c9efef6668d128b4265ace4cbc5e17b993d9d11cf2b";
+export const CONTRACT_FINGERPRINT = "0cea11f7fbcd68abd5f5463dbc869fae37e322ac485e8998013c3d8b2a48c496";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
