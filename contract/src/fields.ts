@@ -51,6 +51,12 @@ export interface FieldFlag {
 /** Named option lists that a select control or suggestions take their values from. */
 export type ChoiceList = 'countries' | 'languages' | 'safesearch' | 'freshness';
 
+/**
+ * The choice list of the time periods (`FRESHNESS_PERIODS`), so a surface that fills the lists
+ * names it through the contract rather than spelling the field's name.
+ */
+export const PERIOD_CHOICE_LIST = 'freshness' as const satisfies ChoiceList;
+
 /** The GUI control of a field, inside each query's options disclosure. */
 export type FieldControl =
   | { readonly control: 'text'; readonly label: string; readonly help: string; readonly suggestions?: ChoiceList }

@@ -34,6 +34,9 @@ describe('search form', () => {
       ['search_lang', 'lang', true],
       ['safesearch', 'safesearch', true],
       ['filter_tabloids', 'tabloids', true],
+      ['freshness', 'freshness', true],
+      ['include_domains', 'include', true],
+      ['exclude_domains', 'exclude', true],
     ]);
     expect(blankRow('a')).toEqual({
       query: 'a',
@@ -44,6 +47,9 @@ describe('search form', () => {
       search_lang: '',
       safesearch: '',
       filter_tabloids: '',
+      freshness: '',
+      include_domains: '',
+      exclude_domains: '',
     });
   });
 

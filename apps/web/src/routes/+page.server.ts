@@ -56,6 +56,7 @@ export const load: PageServerLoad = async (event) => {
     form,
     choices: formChoices({
       ...(skill?.languages ? { languages: skill.languages } : {}),
+      ...(skill ? { provider: { name: skill.provider.name, options: skill.options } } : {}),
       rows: form.rows,
     }),
     searched: intent.kind === 'search' && !unauthorized,

@@ -9,7 +9,7 @@ import { compile } from 'svelte/compiler';
 import { render } from 'svelte/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSearchForm } from '#lib/search-form.ts';
-import { type FormChoices, formChoices } from '#lib/server/choices.ts';
+import { type FormChoices, formChoices, type ProviderOptions } from '#lib/server/choices.ts';
 
 // The component as SvelteKit's server renders it: compiled for the server by Svelte itself, its
 // runtime imports pointed at the same Svelte files `render` uses.
@@ -31,10 +31,19 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function html(link: string, issues: Issue[] = [], fields = REQUEST_FIELDS as readonly RequestField[]): string {
+function html(
+  link: string,
+  issues: Issue[] = [],
+  fields = REQUEST_FIELDS as readonly RequestField[],
+  provider?: ProviderOptions,
+): string {
   const form = readSearchForm(new URLSearchParams(link), fields);
   const { body } = render(SearchForm, {
-    props: { choices: formChoices({ rows: form.rows, fields }), issues, busy: false },
+    props: {
+      choices: formChoices({ rows: form.rows, fields, ...(provider ? { provider } : {}) }),
+      issues,
+      busy: false,
+    },
   });
   // Without hydration markers and the scoped-style classes, the markup as a browser shows it.
   return body
@@ -145,12 +154,51 @@ describe('the options disclosure', () => {
     expect(input).toContain('value="a.com,bad"');
     expect(input).toContain('aria-invalid="true"');
     expect(input).toContain('aria-describedby="sites-0-error"');
-    expect(body).toContain('<p class="field-error" id="sites-0-error">Not a domain.</p>');
+    expect(body).toContain('<p class="field-error" id="sites-0-error">Entry 2 (bad): Not a domain.</p>');
     expect(body).toContain('<label for="sites-1">Sites <span class="visually-hidden">for query 2</span></label>');
     expect(body).toContain('<p class="field-hint" id="sites-1-hint">Domains. Separate entries with ",".</p>');
     expect(body.match(/<details class="query-options"(?: open="")?>/g)).toEqual([
       '<details class="query-options" open="">',
       '<details class="query-options">',
     ]);
+  });
+
+  it('disables a control the provider cannot apply, saying why, and notes one it applies only in some cases', () => {
+    // Skill info as a provider without a date filter gives it: the option refused with its rule.
+    const provider: ProviderOptions = {
+      name: 'OpenAI web search',
+      options: {
+        honoured: ['count', 'include_domains', 'exclude_domains'],
+        unsupported: [{ option: 'freshness', rule: 'OpenAI web search has no date filter: freshness is refused.' }],
+        conditional: [{ option: 'country', rule: 'Only as a hint to the model.' }],
+      },
+    };
+    const body = html('q=a', [], REQUEST_FIELDS, provider);
+    expect(tag(body, 'freshness-0')).toContain('disabled');
+    expect(tag(body, 'freshness-0')).toContain('aria-describedby="freshness-0-hint"');
+    expect(body).toContain(
+      '<p class="field-hint" id="freshness-0-hint">OpenAI web search has no date filter: freshness is refused.</p>',
+    );
+    // An option neither honoured nor refused by rule is disabled with a reason naming the provider.
+    expect(tag(body, 'safesearch-0')).toContain('disabled');
+    expect(body).toContain(
+      '<p class="field-hint" id="safesearch-0-hint">OpenAI web search cannot apply this option.</p>',
+    );
+    expect(tag(body, 'include-0')).not.toContain('disabled');
+    expect(tag(body, 'country-0')).not.toContain('disabled');
+    expect(body).toContain('<p class="field-hint" id="country-0-hint">Only as a hint to the model.</p>');
+    // Without skill info nothing is disabled: the API still judges the request.
+    expect(tag(html('q=a'), 'freshness-0')).not.toContain('disabled');
+  });
+
+  it('shows a 400 at one domain entry under that control, naming the entry as typed', () => {
+    const body = html('q=a&include=docs.example.org,https://x.example', [
+      { path: 'requests[0].include_domains[1]', message: 'include_domains entries must be host names.' },
+    ]);
+    expect(tag(body, 'include-0')).toContain('aria-invalid="true"');
+    expect(body).toContain(
+      '<p class="field-error" id="include-0-error">Entry 2 (https://x.example): include_domains entries must be host names.</p>',
+    );
+    expect(tag(body, 'exclude-0')).not.toContain('aria-invalid');
   });
 });

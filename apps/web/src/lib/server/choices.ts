@@ -2,14 +2,17 @@ import {
   type ChoiceList,
   COUNTRIES,
   type FieldControl,
+  FRESHNESS_PERIODS,
   ISO_639_1,
   LIST_SEPARATOR,
   MAX_BATCH_ITEMS,
+  PERIOD_CHOICE_LIST,
   parseSwitch,
   REQUEST_FIELDS,
   type RequestField,
   type RequestFields,
   SAFESEARCH_LEVELS,
+  type SkillInfo,
 } from '@openmates/contract';
 import { optionSummary, QUERY_FIELD, type QueryRow } from '#lib/search-form.ts';
 
@@ -33,12 +36,16 @@ export type FormControl = {
   help: string;
   /** For an id: the parameter of its "type" select (`number` sends the id as a JSON number). */
   typeParam?: string;
+  /** Set when the server's provider cannot apply this option at all: the control is disabled and says why. */
+  disabled?: string;
+  /** Set when the provider applies this option only in some cases: the rule, shown under the control. */
+  condition?: string;
 } & (
   | { control: 'text'; suggestions?: ChoiceList }
   | { control: 'number'; placeholder?: string }
   | { control: 'select'; choices: Choice[] }
   | { control: 'toggle'; on: string; off: string }
-  | { control: 'list' }
+  | { control: 'list'; separator: string }
 );
 
 /** What a loaded query row shows: each control's value, and the closed disclosure's summary. */
@@ -77,6 +84,10 @@ function choiceLists(languages: readonly string[] | undefined): Record<ChoiceLis
       .map((value) => ({ value, label: `${languageNames.of(value) ?? value} (${value})` }))
       .sort(byLabel),
     safesearch: SAFESEARCH_LEVELS.map((value) => ({ value, label: value[0]?.toUpperCase() + value.slice(1) })),
+    [PERIOD_CHOICE_LIST]: Object.entries(FRESHNESS_PERIODS).map(([value, days]) => ({
+      value,
+      label: `The last ${days === 1 ? '24 hours' : `${days} days`} (${value})`,
+    })),
   };
 }
 
@@ -92,11 +103,37 @@ function switchChoice(text: string): string {
   return on === undefined ? text : on ? 'on' : 'off';
 }
 
+/** What skill info says of the provider's options, and who the provider is, for the controls it cannot apply. */
+export interface ProviderOptions {
+  name: string;
+  options: SkillInfo['options'];
+}
+
+/**
+ * How the provider treats an option: `disabled` (with the reason) when it is neither honoured nor
+ * honoured in some cases, `condition` when it is honoured only in some cases, nothing otherwise.
+ * A field that is no provider option, or an unknown provider, leaves the control as it is.
+ */
+function providerSupport(
+  field: RequestField,
+  provider: ProviderOptions | undefined,
+): { disabled?: string; condition?: string } {
+  if (!provider || !field.providerOption) return {};
+  const { honoured, unsupported, conditional } = provider.options;
+  const name = field.name as (typeof honoured)[number];
+  if (honoured.includes(name)) return {};
+  const rule = conditional?.find((entry) => entry.option === name)?.rule;
+  if (rule !== undefined) return { condition: rule };
+  const reason = unsupported.find((entry) => entry.option === name)?.rule;
+  return { disabled: reason ?? `${provider.name} cannot apply this option.` };
+}
+
 function formControl(
   field: RequestField,
   control: FieldControl,
   lists: Record<ChoiceList, Choice[]>,
   rows: readonly QueryRow[],
+  provider: ProviderOptions | undefined,
 ): FormControl {
   const base = {
     field: field.name,
@@ -104,6 +141,7 @@ function formControl(
     label: control.label,
     help: control.help,
     ...(field.link.typeParam ? { typeParam: field.link.typeParam } : {}),
+    ...providerSupport(field, provider),
   };
   switch (control.control) {
     case 'select': {
@@ -127,7 +165,12 @@ function formControl(
     case 'toggle':
       return { ...base, control: 'toggle', on: control.on, off: control.off };
     case 'list':
-      return { ...base, control: 'list', help: `${control.help} Separate entries with "${LIST_SEPARATOR}".` };
+      return {
+        ...base,
+        control: 'list',
+        separator: LIST_SEPARATOR,
+        help: `${control.help} Separate entries with "${LIST_SEPARATOR}".`,
+      };
   }
 }
 
@@ -149,19 +192,22 @@ function rowView(row: QueryRow, controls: readonly FormControl[], fields: Reques
 /**
  * The form for a page load: one control per field of the table that has one, with its option list
  * (`languages` narrows the language list to what the provider supports: skill info lists them when
- * it does not support every ISO 639-1 code), and what each loaded row shows.
+ * it does not support every ISO 639-1 code), what each loaded row shows, and, from skill info's
+ * options, which controls the provider cannot apply.
  */
 export function formChoices(options: {
   languages?: readonly string[];
   rows: readonly QueryRow[];
   fields?: RequestFields;
+  /** Skill info's provider and options: a control the provider cannot apply is disabled, saying why. */
+  provider?: ProviderOptions;
 }): FormChoices {
   const fields: RequestFields = options.fields ?? REQUEST_FIELDS;
   const lists = choiceLists(options.languages);
   const controls: FormControl[] = [];
   for (const field of fields)
     if (field.control && field.name !== QUERY_FIELD)
-      controls.push(formControl(field, field.control, lists, options.rows));
+      controls.push(formControl(field, field.control, lists, options.rows, options.provider));
   const used = new Set(controls.flatMap((c) => (c.control === 'text' && c.suggestions ? [c.suggestions] : [])));
   return {
     maxQueries: MAX_BATCH_ITEMS,
