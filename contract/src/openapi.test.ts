@@ -67,7 +67,7 @@ describe('the contract fingerprint', () => {
     expect(computeFingerprint({ openapi, assertions: assertions.slice(1) })).not.toBe(base);
   });
 
-  it('covers the eight assertion ids of the seed', () => {
+  it('covers the assertion ids of the catalogue', () => {
     expect(readCatalogue().map((a) => a.id)).toEqual([
       'web-search.request.validated',
       'web-search.request.ids-correlated',
@@ -76,6 +76,8 @@ describe('the contract fingerprint', () => {
       'web-search.no-results.explicit',
       'web-search.provider-error.visible',
       'web-search.secrets.never-exposed',
+      'web-search.scope.domains-enforced',
+      'web-search.scope.freshness-applied',
       'web-search.surface-parity',
     ]);
   });
