@@ -1,4 +1,4 @@
-import { PATHS } from '@openmates/contract';
+import { PATHS, REQUEST_FIELDS, type RequestField, type RequestFields } from '@openmates/contract';
 import type { WebSearchRequest } from '@openmates/sdk';
 
 /** The current search as something to paste elsewhere: a curl command, a CLI line, SDK code. */
@@ -73,32 +73,48 @@ export function pythonLiteral(value: unknown, indent: string): string {
 }
 
 /**
- * `openmates search` takes one shared set of options for every query and no ids; a request with
- * ids or per-query options is passed whole through `--input -` instead.
+ * A field's value as CLI flags (a list field repeats its flag), or `undefined` when the value has no
+ * flag form (a count of "abc", a field without a flag): `--input` then sends it as it is.
  */
-function cliLine(origin: string, request: WebSearchRequest): string {
+function fieldFlags(field: RequestField, value: unknown): string[] | undefined {
+  const flag = field.flag;
+  if (flag === undefined) return undefined;
+  switch (field.kind) {
+    case 'boolean':
+      return typeof value === 'boolean' ? [value ? `--${flag.name}` : `--no-${flag.name}`] : undefined;
+    case 'integer':
+      return typeof value === 'number' ? [`--${flag.name} ${shellQuote(String(value))}`] : undefined;
+    case 'list':
+      return Array.isArray(value) && value.every((entry) => typeof entry === 'string')
+        ? value.map((entry) => `--${flag.name} ${shellQuote(entry)}`)
+        : undefined;
+    default:
+      return typeof value === 'string' ? [`--${flag.name} ${shellQuote(value)}`] : undefined;
+  }
+}
+
+/**
+ * `openmates search` takes one shared set of options for every query and no ids; a request with
+ * ids, per-query options or a value no flag can carry is passed whole through `--input -` instead.
+ */
+function cliLine(origin: string, request: WebSearchRequest, fields: RequestFields = REQUEST_FIELDS): string {
   const items = request.requests;
-  const first = items[0];
-  const { id: _id, query: _query, ...options } = first ?? { query: '' };
+  const first = items[0] as Record<string, unknown> | undefined;
   const shared = items.every(
     (item) =>
       item.id === undefined && JSON.stringify({ ...item, query: '' }) === JSON.stringify({ ...first, query: '' }),
   );
-  // A value of the wrong type (a count of "abc") has no flag form; --input sends it as it is.
-  const typed =
-    (options.count === undefined || typeof options.count === 'number') &&
-    (options.filter_tabloids === undefined || typeof options.filter_tabloids === 'boolean');
   const api = `--api-url ${shellQuote(origin)}`;
-  if (!shared || !typed || first === undefined)
-    return `printf '%s' ${shellQuote(JSON.stringify(request))} | openmates search --input - ${api}`;
-
   const flags: string[] = [api];
-  if (options.count !== undefined) flags.push(`--count ${shellQuote(String(options.count))}`);
-  if (options.country !== undefined) flags.push(`--country ${shellQuote(options.country)}`);
-  if (options.search_lang !== undefined) flags.push(`--lang ${shellQuote(options.search_lang)}`);
-  if (options.safesearch !== undefined) flags.push(`--safesearch ${shellQuote(options.safesearch)}`);
-  if (options.filter_tabloids === true) flags.push('--filter-tabloids');
-  if (options.filter_tabloids === false) flags.push('--no-filter-tabloids');
+  let expressible = shared && first !== undefined;
+  for (const field of fields) {
+    if (!expressible || first === undefined) break;
+    if (field.name === 'query' || first[field.name] === undefined) continue;
+    const given = fieldFlags(field, first[field.name]);
+    if (given === undefined) expressible = false;
+    else flags.push(...given);
+  }
+  if (!expressible) return `printf '%s' ${shellQuote(JSON.stringify(request))} | openmates search --input - ${api}`;
   const queries = items.map((item) => shellQuote(item.query));
   // `--` keeps a query that starts with a dash from being read as a flag.
   const separator = items.some((item) => item.query.startsWith('-')) ? ['--'] : [];

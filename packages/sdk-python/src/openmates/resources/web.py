@@ -46,8 +46,8 @@ class Web:
         ``BadRequestError`` whose ``issues`` name each problem by path.
 
         Args:
-            requests: The searches, each ``{"query": ..., "count"?, "country"?, "search_lang"?,
-                "safesearch"?, "filter_tabloids"?, "id"?}``.
+            requests: The searches, each a ``WebSearchRequestItem`` (``openmates.types``:
+                ``query`` and the options the contract declares).
             extra_body: More top-level fields to send (the server refuses unknown ones, by name).
             timeout: Overrides the client's ``timeout`` (seconds per attempt) for this call.
             max_retries: Overrides the client's ``max_retries`` for this call.
