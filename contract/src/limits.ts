@@ -47,6 +47,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Provider-specific request limits, checked at validation before any call. */
 export const BRAVE_MAX_QUERY_WORDS = 50;
+/** Brave's ceiling on `q` in characters; like the word limit, it counts the domain operators added to the query. */
+export const BRAVE_MAX_QUERY_LENGTH = 400;
+/**
+ * Further Brave pages one query may fetch while a domain or time scope has removed too many results
+ * to meet `count`; each is one provider call of the request's budget.
+ */
+export const BRAVE_MAX_SCOPE_PAGES = 2;
 
 /** Engine defaults (overridable through the environment; see SPEC §3). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import { SCOPE_FIXTURE_IDN } from '@openmates/fixtures';
+import { SCOPED_IDN } from '@openmates/fixtures';
 import type { ParityCase, ProviderRequest } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
@@ -76,8 +76,8 @@ const braveCases: ParityCase[] = [
   {
     name: 'scope-idn-brave',
     assertion: domains,
-    description: `An internationalized name (${SCOPE_FIXTURE_IDN}) is compared, and sent, in its punycode form.`,
-    request: { requests: [{ query: 'scoped books', count: 3, include_domains: [SCOPE_FIXTURE_IDN] }] },
+    description: `An internationalized name (${SCOPED_IDN}) is compared, and sent, in its punycode form.`,
+    request: { requests: [{ query: 'scoped books', count: 3, include_domains: [SCOPED_IDN] }] },
     expect: (outcome) => {
       noError(outcome);
       const hosts = hostsOf(outcome);

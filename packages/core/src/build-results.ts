@@ -20,6 +20,7 @@ import {
   truncate,
 } from './hygiene/index.ts';
 import type { RawCandidate } from './provider.ts';
+import { type ResultScope, scopeHost, scopeMiss } from './scope-filter.ts';
 
 /** What building a group's results kept and why it dropped the rest (counts only: safe to log). */
 export interface BuildStats {
@@ -27,10 +28,15 @@ export interface BuildStats {
   badUrl: number;
   tabloid: number;
   duplicate: number;
+  /** Results whose host is outside the query's domains. */
+  removed_out_of_scope: number;
+  /** Results whose publication date is outside the query's time range (or unknown where it must be known). */
+  removed_out_of_range: number;
 }
 
 /**
- * Turns a provider's raw candidates into contract results: URL admission, tabloid filter, exact
+ * Turns a provider's raw candidates into contract results: URL admission, the query's scope
+ * (domains and time range, when it has one, whatever the provider applied), tabloid filter, exact
  * normalized-URL dedupe, bounded plain text from each candidate's declared `format` (a generated
  * `note` too: HTML is parsed, plain text is only cleaned), redaction, and the
  * hard ceiling of 20, or `limit` when lower (the item's `count`: admission considers no result past
@@ -38,17 +44,28 @@ export interface BuildStats {
  */
 export function buildResults(
   candidates: readonly RawCandidate[],
-  options: { filterTabloids: boolean; redact: (text: string) => string; limit?: number },
+  options: { filterTabloids: boolean; redact: (text: string) => string; limit?: number; scope?: ResultScope },
 ): { results: WebSearchResult[]; stats: BuildStats } {
-  const { redact } = options;
-  const stats: BuildStats = { candidates: candidates.length, badUrl: 0, tabloid: 0, duplicate: 0 };
+  const { redact, scope } = options;
+  const stats: BuildStats = {
+    candidates: candidates.length,
+    badUrl: 0,
+    tabloid: 0,
+    duplicate: 0,
+    removed_out_of_scope: 0,
+    removed_out_of_range: 0,
+  };
   // Admission first (URL rules, secrets, tabloids), each URL parsed once for the later steps too.
   const admitted: { url: string; parsed: URL; candidate: RawCandidate }[] = [];
   for (const candidate of candidates) {
     const parsed = admitParsedUrl(candidate.url);
     const url = parsed?.href;
     // A URL that carries a configured secret is dropped rather than rewritten into another URL.
+    const miss =
+      parsed === null || scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
     if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
+    else if (miss === 'domain') stats.removed_out_of_scope += 1;
+    else if (miss === 'date') stats.removed_out_of_range += 1;
     else if (options.filterTabloids && isTabloidHost(parsed.hostname)) stats.tabloid += 1;
     else admitted.push({ url, parsed, candidate });
   }

@@ -36,6 +36,7 @@ import {
   frozenCopy,
   type ResultCache,
 } from './result-cache.ts';
+import { appliesFreshness, candidateInScope, scopeOf } from './scope-filter.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from './upstream-gate.ts';
 
@@ -52,6 +53,8 @@ export interface EngineOptions {
   /** Injectable clock and sleep for tests; default `performance.now` and a real timer. */
   now?: () => number;
   sleep?: ProviderContext['sleep'];
+  /** Wall time in ms since the epoch, for time ranges ("the last 7 days"); default `Date.now`. */
+  wallClock?: () => number;
   /**
    * The shared Redis (`connectRedis(config.redis, …)`), when replicas share state; the engine then
    * keeps its cache, the provider's rate and its 429 pause there. Default: all in process.
@@ -201,6 +204,8 @@ export function createEngine(options: EngineOptions): Engine {
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact });
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? defaultSleep;
+  const wallClock = options.wallClock ?? (() => Date.now());
+  const keepUndated = appliesFreshness(provider);
   const observer = options.observer;
   const { redis } = options;
   const identity = providerIdentity(config, provider);
@@ -277,7 +282,10 @@ export function createEngine(options: EngineOptions): Engine {
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     const deadline = started + config.providerTimeoutMs;
-    const context: ProviderContext = { signal: controller.signal, now, sleep, deadline, nextCall };
+    const context: ProviderContext = { signal: controller.signal, now, sleep, deadline, nextCall, wallClock };
+    // The scope is enforced below on whatever comes back; the provider gets it to page with.
+    const scope = scopeOf(item, wallClock(), keepUndated);
+    if (scope) context.inScope = candidateInScope(scope);
     if (gate) {
       // A turn is worth waiting for only if a quarter of the timeout is still left for the call.
       const lastStart = deadline - config.providerTimeoutMs / 4;
@@ -292,6 +300,7 @@ export function createEngine(options: EngineOptions): Engine {
         filterTabloids: item.filter_tabloids,
         redact,
         limit: item.count,
+        ...(scope ? { scope } : {}),
       });
       const value = {
         results,

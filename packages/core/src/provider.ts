@@ -33,6 +33,12 @@ export interface RawCandidate {
   url?: unknown;
   description?: unknown;
   age?: unknown;
+  /**
+   * The page's publication date in a machine-readable form (ISO 8601: Brave's `page_age`, SearXNG's
+   * `publishedDate`, the local index's `published`), which the engine holds against `freshness`;
+   * distinct from `age`, the text shown to the caller.
+   */
+  published?: unknown;
   language?: unknown;
   family_friendly?: unknown;
   favicon?: unknown;
@@ -77,6 +83,14 @@ export interface ProviderContext {
    * use `signal` for every call.
    */
   nextCall?: () => Promise<AbortSignal | undefined>;
+  /**
+   * With a domain or time scope: true for a candidate the engine will keep (its host and date in
+   * scope), so a provider that pages counts only these toward `fetchCount` and asks for a further
+   * page (through `nextCall`) while too few are in scope. Undefined without a scope.
+   */
+  inScope?: (candidate: RawCandidate) => boolean;
+  /** Milliseconds since the epoch (wall time, UTC): what "today" is for a date range's open end. Default `Date.now`. */
+  wallClock?: () => number;
   /** When this call must be over, on the `now()` clock; a wait that would end later is not worth starting. */
   deadline?: number;
   /**

@@ -1,10 +1,14 @@
 import {
+  BRAVE_MAX_QUERY_LENGTH,
   BRAVE_MAX_QUERY_WORDS,
   BRAVE_MAX_RETRIES,
   BRAVE_MAX_RETRY_AFTER_MS,
+  BRAVE_MAX_SCOPE_PAGES,
+  closedRange,
   type Issue,
   issueMessage,
   type NormalizedRequestItem,
+  parseFreshness,
   REQUEST_OPTIONS,
 } from '@openmates/contract';
 import {
@@ -24,6 +28,7 @@ import {
   type HttpGetClientFactory,
   lazyHttpGetClient,
 } from '../shared/http-get.ts';
+import { type ScopedQuery, withSiteOperators } from '../shared/site-operators.ts';
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './languages.ts';
 
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
@@ -44,6 +49,34 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 // Brave error codes that mean the key (or its subscription) is the problem.
 const AUTH_CODE = /TOKEN|SUBSCRIPTION|AUTH|FORBIDDEN|NOT_ALLOWED/;
 const DOCTOR_QUERY = 'openmates';
+// Brave's `freshness` values for the named periods (past day, week, month, year).
+const BRAVE_PERIODS = { day: 'pd', week: 'pw', month: 'pm', year: 'py' } as const;
+
+/**
+ * Brave's `freshness` for a normalized one: `pd`…`py`, or `FROMtoTO` with both ends (an open start
+ * is 1970-01-01, an open end today in UTC at wall time `now`).
+ */
+export function braveFreshness(freshness: string, now: number): string | undefined {
+  const parsed = parseFreshness(freshness);
+  if (parsed === undefined) return undefined;
+  if ('period' in parsed) return BRAVE_PERIODS[parsed.period];
+  const { from, to } = closedRange(parsed, now);
+  return `${from}to${to}`;
+}
+
+/** The `q` Brave gets: the query and its domain scope as Brave's `site:` operators. */
+export function braveQuery(item: ScopedQuery): string {
+  return withSiteOperators(item);
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
+
+/** True when `q` is within Brave's own limits on words and characters. */
+function withinLimits(q: string): boolean {
+  return wordCount(q) <= BRAVE_MAX_QUERY_WORDS && [...q].length <= BRAVE_MAX_QUERY_LENGTH;
+}
 
 export interface BraveProviderConfig {
   /** The Brave Search subscription token, sent as `X-Subscription-Token`. Required. */
@@ -101,6 +134,10 @@ function asSearchResponse(json: unknown): BraveSearchResponse | undefined {
  *
  * - `fetchCount` above 20 is fetched in pages of 20 (`offset` 1, 2, …, at most Brave's 9) while
  *   Brave says more results are available; a failure on a later page keeps the earlier pages.
+ * - `freshness` goes as Brave's `freshness`, the domains as `site:` operators in `q`. With a scope,
+ *   pages are of 20 and only candidates `context.inScope` keeps count toward `fetchCount`: while
+ *   too few are kept, up to BRAVE_MAX_SCOPE_PAGES further pages are fetched, each one call of the
+ *   request's budget (`context.nextCall`).
  * - A 429 is reported to `context.pause` (every replica waits) and retried at most
  *   `BRAVE_MAX_RETRIES` times after `Retry-After` (else the reset of the exhausted `X-RateLimit-*`
  *   window, else `BRAVE_DEFAULT_RETRY_DELAY_MS`), waited through `context.sleep`, then the shared
@@ -155,9 +192,11 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
     }
   }
 
-  function params(item: NormalizedRequestItem, count: number, offset: number): URLSearchParams {
-    const out = new URLSearchParams({ q: item.query, count: String(count) });
+  function params(item: NormalizedRequestItem, count: number, offset: number, now: number): URLSearchParams {
+    const out = new URLSearchParams({ q: braveQuery(item), count: String(count) });
     if (offset > 0) out.set('offset', String(offset));
+    const freshness = item.freshness === undefined ? undefined : braveFreshness(item.freshness, now);
+    if (freshness !== undefined) out.set('freshness', freshness);
     out.set('country', item.country);
     const lang = item.search_lang === undefined ? undefined : toBraveSearchLang(item.search_lang);
     if (lang !== undefined) out.set('search_lang', lang);
@@ -168,20 +207,37 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   }
 
   async function run(query: ProviderQuery, signal: AbortSignal, context: ProviderContext): Promise<ProviderAnswer> {
-    const perPage = Math.min(Math.max(query.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL);
-    const pages = Math.min(Math.ceil(query.fetchCount / perPage), BRAVE_MAX_OFFSET + 1);
+    const inScope = context.inScope;
+    // With a scope every page is a full one: filtering removes part of each.
+    const perPage =
+      inScope === undefined
+        ? Math.min(Math.max(query.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL)
+        : BRAVE_MAX_COUNT_PER_CALL;
+    const planned = Math.min(Math.ceil(query.fetchCount / perPage), BRAVE_MAX_OFFSET + 1);
+    const last = Math.min(planned + (inScope === undefined ? 0 : BRAVE_MAX_SCOPE_PAGES), BRAVE_MAX_OFFSET + 1);
+    const now = (context.wallClock ?? Date.now)();
     const candidates: RawCandidate[] = [];
     const suggestions: string[] = [];
-    for (let page = 0; page < pages; page += 1) {
+    let kept = 0;
+    for (let page = 0; page < last; page += 1) {
+      let pageSignal = signal;
+      if (page >= planned) {
+        // A further page only while the scope left too few, each one call of the request's budget.
+        if (kept >= query.fetchCount) break;
+        const next = context.nextCall === undefined ? signal : await context.nextCall();
+        if (next === undefined) break; // the budget is spent
+        pageSignal = next === signal ? signal : AbortSignal.any([signal, next]);
+      }
       let body: BraveSearchResponse;
       try {
-        ({ body } = await call(params(query, perPage, page), signal, context, BRAVE_MAX_RETRIES));
+        ({ body } = await call(params(query, perPage, page, now), pageSignal, context, BRAVE_MAX_RETRIES));
       } catch (error) {
         if (page === 0 || signal.aborted) throw error;
         break;
       }
-      const results = body.web?.results ?? [];
-      candidates.push(...results.map(toCandidate));
+      const results = (body.web?.results ?? []).map(toCandidate);
+      candidates.push(...results);
+      kept += inScope === undefined ? results.length : results.filter(inScope).length;
       const altered = body.query?.altered;
       if (page === 0 && typeof altered === 'string' && differs(altered, query.query)) suggestions.push(altered);
       if (body.query?.more_results_available !== true || results.length < perPage) break;
@@ -202,15 +258,33 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
     ],
     languages: BRAVE_ISO_LANGUAGES,
     maxQueryWords: BRAVE_MAX_QUERY_WORDS,
+    maxCallsPerQuery: 1 + BRAVE_MAX_SCOPE_PAGES,
 
     validate(item: NormalizedRequestItem, index: number): Issue[] {
       const issues: Issue[] = [];
-      const words = item.query.split(/\s+/).filter((word) => word !== '').length;
+      const words = wordCount(item.query);
       if (words > BRAVE_MAX_QUERY_WORDS) {
         issues.push({
           path: `requests[${index}].query`,
           message: issueMessage('providerQueryWords', { provider: 'Brave Search', max: BRAVE_MAX_QUERY_WORDS, words }),
         });
+      } else {
+        // The limits hold for `q` as sent, operators included: the field that pushed it over is named.
+        const q = braveQuery(item);
+        if (!withinLimits(q)) {
+          const field =
+            item.include_domains === undefined || withinLimits(braveQuery({ ...item, exclude_domains: undefined }))
+              ? 'exclude_domains'
+              : 'include_domains';
+          issues.push({
+            path: `requests[${index}].${field}`,
+            message: issueMessage('providerOption', {
+              option: field,
+              provider: 'Brave Search',
+              reason: `with its site: operators the query has ${wordCount(q)} words and ${[...q].length} characters, where Brave Search takes at most ${BRAVE_MAX_QUERY_WORDS} words and ${BRAVE_MAX_QUERY_LENGTH} characters`,
+            }),
+          });
+        }
       }
       if (item.search_lang !== undefined && toBraveSearchLang(item.search_lang) === undefined) {
         issues.push({
@@ -281,6 +355,7 @@ function toCandidate(result: BraveResult): RawCandidate {
     url: result.url,
     description: result.description,
     age: result.age ?? result.page_age,
+    published: result.page_age,
     language: result.language,
     family_friendly: result.family_friendly,
     favicon: typeof meta === 'object' && meta !== null ? (meta as { favicon?: unknown }).favicon : undefined,

@@ -378,3 +378,115 @@ describe('an index of layout 1', () => {
     reopened.close();
   });
 });
+
+describe('scope', () => {
+  const at = (date: string) => Date.parse(`${date}T00:00:00Z`);
+  beforeEach(() => {
+    index.addDocuments([
+      { url: 'https://docs.example.org/a', title: 'Scope alpha', body: 'x', published: '2025-01-05' },
+      { url: 'https://a.docs.example.org/b', title: 'Scope beta', body: 'x', published: '2025-02-05' },
+      { url: 'https://notdocs.example.org/c', title: 'Scope gamma', body: 'x', published: '2025-01-06' },
+      { url: 'https://bücher.example/d', title: 'Scope delta', body: 'x' },
+      { url: 'https://example.org/e', title: 'Scope epsilon', body: 'x', published: '2025-01-31' },
+    ]);
+  });
+  const hosts = (options: Omit<Parameters<LocalIndex['search']>[1], 'limit'>) =>
+    index
+      .search('scope', { limit: 10, ...options })
+      .map((hit) => new URL(hit.url).hostname)
+      .sort();
+
+  it('keeps only documents whose host is an included domain or its subdomain, never a look-alike', () => {
+    expect(hosts({ includeDomains: ['docs.example.org'] })).toEqual(['a.docs.example.org', 'docs.example.org']);
+    expect(hosts({ includeDomains: ['xn--bcher-kva.example'] })).toEqual(['xn--bcher-kva.example']);
+  });
+
+  it('removes documents of an excluded domain and its subdomains', () => {
+    expect(hosts({ excludeDomains: ['docs.example.org'] })).toEqual([
+      'example.org',
+      'notdocs.example.org',
+      'xn--bcher-kva.example',
+    ]);
+    expect(hosts({ includeDomains: ['example.org'], excludeDomains: ['docs.example.org'] })).toEqual([
+      'example.org',
+      'notdocs.example.org',
+    ]);
+  });
+
+  it('keeps only documents published in the range; one without a date never matches', () => {
+    expect(hosts({ published: { start: at('2025-01-01'), end: at('2025-02-01') } })).toEqual([
+      'docs.example.org',
+      'example.org',
+      'notdocs.example.org',
+    ]);
+    // The end is exclusive: a document of the end's own day is out.
+    expect(hosts({ published: { start: at('2025-01-06'), end: at('2025-01-31') } })).toEqual(['notdocs.example.org']);
+    expect(hosts({ published: { start: 0, end: at('2030-01-01') }, includeDomains: ['docs.example.org'] })).toEqual([
+      'a.docs.example.org',
+      'docs.example.org',
+    ]);
+  });
+
+  it('applies the scope to documents found by name too', () => {
+    index.addDocuments([
+      { url: 'https://elsewhere.example/div', title: '<div> HTML element', body: 'generic container' },
+      { url: 'https://docs.example.org/div', title: '<div>', body: 'generic container', published: '2025-01-02' },
+    ]);
+    expect(index.search('div', { limit: 5, excludeDomains: ['docs.example.org'] }).map((hit) => hit.url)).toEqual([
+      'https://elsewhere.example/div',
+    ]);
+    expect(
+      index.search('div', { limit: 5, published: { start: 0, end: at('2026-01-01') } }).map((hit) => hit.url),
+    ).toEqual(['https://docs.example.org/div']);
+  });
+});
+
+describe('an index of layout 2', () => {
+  it('is upgraded in place: each document gets its host, and the domain scope applies to it', () => {
+    const path = join(dir, 'layout-2.db');
+    const db = new DatabaseSync(path);
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE docs (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, description TEXT, language TEXT,
+        published TEXT, family_friendly INTEGER, source TEXT NOT NULL DEFAULT 'user', name_key TEXT);
+      CREATE INDEX docs_name_key ON docs (name_key);
+      CREATE VIRTUAL TABLE docs_fts USING fts5(title, body, title_parts, body_parts,
+        tokenize = 'porter unicode61 remove_diacritics 2');
+      INSERT INTO meta VALUES ('schema', '2');
+      INSERT INTO docs (id, url, published) VALUES
+        (1, 'https://Docs.Example.org/one', '2025-01-05'),
+        (2, 'https://notdocs.example.org/two', '2025-01-05'),
+        (3, 'https://a.docs.example.org/three', NULL);
+      INSERT INTO docs_fts (rowid, title, body, title_parts, body_parts) VALUES
+        (1, 'Upgrade one', 'x', '', ''), (2, 'Upgrade two', 'x', '', ''), (3, 'Upgrade three', 'x', '', '');
+    `);
+    db.close();
+    const upgraded = openIndex(path);
+    try {
+      expect(upgraded.count()).toBe(3);
+      expect(upgraded.getMeta('schema')).toBe('3');
+      const found = (options: Omit<Parameters<LocalIndex['search']>[1], 'limit'>) =>
+        upgraded
+          .search('upgrade', { limit: 5, ...options })
+          .map((hit) => hit.url)
+          .sort();
+      expect(found({ includeDomains: ['docs.example.org'] })).toEqual([
+        'https://Docs.Example.org/one',
+        'https://a.docs.example.org/three',
+      ]);
+      expect(
+        found({ includeDomains: ['docs.example.org'], published: { start: 0, end: Date.parse('2026-01-01') } }),
+      ).toEqual(['https://Docs.Example.org/one']);
+      // A document added after the upgrade gets its host as it is stored.
+      upgraded.addDocuments([{ url: 'https://b.docs.example.org/four', title: 'Upgrade four', body: 'x' }]);
+      expect(found({ includeDomains: ['b.docs.example.org'] })).toEqual(['https://b.docs.example.org/four']);
+    } finally {
+      upgraded.close();
+    }
+    const check = new DatabaseSync(path);
+    const columns = check.prepare('PRAGMA table_info(docs)').all() as { name: string }[];
+    check.close();
+    expect(columns.map((column) => column.name)).toContain('host');
+    openIndex(path).close();
+  });
+});

@@ -124,6 +124,7 @@ describe('createLocalProvider', () => {
           title: 'Lynx one',
           description: 'x',
           age: '2021-03-04',
+          published: '2021-03-04',
           language: 'en',
           family_friendly: true,
         },

@@ -1,4 +1,4 @@
-import type { RequestOption } from '@openmates/contract';
+import { freshnessWindow, parseFreshness, type RequestOption } from '@openmates/contract';
 import {
   type DoctorCheck,
   type ProviderAnswer,
@@ -23,8 +23,19 @@ export interface LocalProvider extends SearchProvider {
   ready(): Promise<void>;
 }
 
-/** Options the local index honours; `country` has no meaning for it. */
-const HONOURED: readonly RequestOption[] = ['count', 'search_lang', 'safesearch', 'filter_tabloids'];
+/**
+ * Options the local index honours; `country` has no meaning for it. The domains are matched on each
+ * document's host, `freshness` on its `published` date (a document without one never matches).
+ */
+const HONOURED: readonly RequestOption[] = [
+  'count',
+  'search_lang',
+  'safesearch',
+  'filter_tabloids',
+  'freshness',
+  'include_domains',
+  'exclude_domains',
+];
 
 /**
  * What a caller is told when the index cannot be used. The reason names the file on the server's disk,
@@ -49,7 +60,10 @@ function toCandidate(hit: LocalHit): RawCandidate {
   // The index stores plain text (HTML files and the demo corpus's HTML are turned into text when
   // they are added), so a stored `<div>` is the name of an element, not markup.
   const candidate: RawCandidate = { format: 'text', url: hit.url, title: hit.title, description: hit.description };
-  if (hit.published !== undefined) candidate.age = hit.published;
+  if (hit.published !== undefined) {
+    candidate.age = hit.published;
+    candidate.published = hit.published;
+  }
   if (hit.language !== undefined) candidate.language = hit.language;
   if (hit.family_friendly !== undefined) candidate.family_friendly = hit.family_friendly;
   return candidate;
@@ -93,7 +107,7 @@ export function createLocalProvider(config: LocalProviderConfig): LocalProvider 
     async ready() {
       await open();
     },
-    async search(query): Promise<ProviderAnswer> {
+    async search(query, context): Promise<ProviderAnswer> {
       const index = await open();
       try {
         const options: Parameters<LocalIndex['search']>[1] = {
@@ -101,6 +115,10 @@ export function createLocalProvider(config: LocalProviderConfig): LocalProvider 
           familyFriendlyOnly: query.safesearch === 'strict',
         };
         if (query.search_lang !== undefined) options.language = query.search_lang;
+        if (query.include_domains !== undefined) options.includeDomains = query.include_domains;
+        if (query.exclude_domains !== undefined) options.excludeDomains = query.exclude_domains;
+        const freshness = query.freshness === undefined ? undefined : parseFreshness(query.freshness);
+        if (freshness !== undefined) options.published = freshnessWindow(freshness, (context.wallClock ?? Date.now)());
         return { candidates: index.search(query.query, options).map(toCandidate) };
       } catch (error) {
         throw notConfigured(error);

@@ -280,8 +280,9 @@ describe('validation and description', () => {
     expect(provider.id).toBe('openai');
     expect(provider.name).toBe('OpenAI web_search (gpt-5.4)');
     expect(provider.recipient).toBe(new URL(fixture.baseUrl).host);
-    expect(provider.honoured).toEqual(['count', 'country', 'filter_tabloids']);
-    expect(provider.unsupported.map((u) => u.option)).toEqual(['safesearch', 'search_lang']);
+    expect(provider.honoured).toEqual(['count', 'country', 'filter_tabloids', 'include_domains']);
+    expect(provider.unsupported.map((u) => u.option)).toEqual(['safesearch', 'search_lang', 'freshness']);
+    expect(provider.conditional?.map((c) => c.option)).toEqual(['exclude_domains']);
     expect(createOpenAIProvider({ apiKey: 'k' }).recipient).toBe('api.openai.com');
   });
 

@@ -15,6 +15,10 @@ export const OPENAI_UNSUPPORTED: SearchProvider['unsupported'] = [
     option: 'search_lang',
     rule: "search_lang is refused: OpenAI's hosted web_search has no language control; omit it.",
   },
+  {
+    option: 'freshness',
+    rule: "freshness is refused: OpenAI's hosted web_search has no date filter; omit it.",
+  },
 ];
 
 /**
@@ -29,8 +33,16 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
     name: `OpenAI web_search (${resolved.model})`,
     recipient: resolved.recipient,
     // `count` is met by the engine cutting the candidates; the tool itself takes no count.
-    honoured: ['count', 'country', 'filter_tabloids'],
+    // `include_domains` goes as the tool's `filters.allowed_domains`; `exclude_domains` has no
+    // counterpart in the tool and is applied by the engine alone, on the results.
+    honoured: ['count', 'country', 'filter_tabloids', 'include_domains'],
     unsupported: OPENAI_UNSUPPORTED,
+    conditional: [
+      {
+        option: 'exclude_domains',
+        rule: "Applied to the results only: OpenAI's hosted web_search takes no list of domains to leave out, so removing them can leave fewer than count results.",
+      },
+    ],
 
     validate(item: NormalizedRequestItem, index: number): Issue[] {
       const issues: Issue[] = [];
@@ -50,6 +62,15 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
             option: 'search_lang',
             provider: 'OpenAI web_search',
             reason: 'its hosted search has no language control',
+          }),
+        });
+      if (item.freshness !== undefined)
+        issues.push({
+          path: `requests[${index}].freshness`,
+          message: issueMessage('providerOption', {
+            option: 'freshness',
+            provider: 'OpenAI web_search',
+            reason: 'its hosted search has no date filter',
           }),
         });
       return issues;

@@ -1,4 +1,10 @@
-import { type Issue, type NormalizedRequestItem, SEARXNG_MAX_PAGES } from '@openmates/contract';
+import {
+  type Issue,
+  issueMessage,
+  type NormalizedRequestItem,
+  parseFreshness,
+  SEARXNG_MAX_PAGES,
+} from '@openmates/contract';
 import {
   type DoctorCheck,
   type ProviderAnswer,
@@ -10,6 +16,7 @@ import {
   type SearchProvider,
 } from '../../provider.ts';
 import { type BodyFailure, type HttpAnswer, type HttpGetClientFactory, lazyHttpGetClient } from '../shared/http-get.ts';
+import { withSiteOperators } from '../shared/site-operators.ts';
 
 /**
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
@@ -72,6 +79,12 @@ export function searxngLanguage(item: Pick<NormalizedRequestItem, 'search_lang' 
   return NO_REGION.has(item.country) ? item.search_lang : `${item.search_lang}-${item.country}`;
 }
 
+/** SearXNG's `time_range` for a normalized `freshness`: a named period, or `undefined` (none, or a date range). */
+export function searxngTimeRange(freshness: string | undefined): string | undefined {
+  const parsed = freshness === undefined ? undefined : parseFreshness(freshness);
+  return parsed !== undefined && 'period' in parsed ? parsed.period : undefined;
+}
+
 /** A key under which two spellings of one URL are the same result (the engine normalizes again). */
 function urlKey(url: unknown): string | undefined {
   if (typeof url !== 'string') return undefined;
@@ -81,8 +94,11 @@ function urlKey(url: unknown): string | undefined {
 /**
  * The SearXNG provider: `GET {baseUrl}/search?q=&format=json&language=&safesearch=&pageno=`.
  *
+ * - `freshness` goes as `time_range` (day, week, month, year; a date range is refused at
+ *   validation), the domains as `site:` / `-site:` operators in `q`.
  * - Pages (each one provider call through `context.nextCall`) until `fetchCount` distinct URLs are
- *   gathered, at most SEARXNG_MAX_PAGES, stopping at a page that adds nothing new. A later page
+ *   gathered (with a scope, distinct URLs `context.inScope` keeps), at most SEARXNG_MAX_PAGES,
+ *   stopping at a page that adds nothing new. A later page
  *   that fails or is empty ends paging; what earlier pages gathered is kept.
  * - Zero results in total with `unresponsive_engines` → `provider_unavailable` (never an empty
  *   success); the engines' own reason text is never read.
@@ -128,13 +144,16 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
 
   async function page(query: ProviderQuery, pageno: number, signal: AbortSignal): Promise<SearxngAnswer> {
     const url = new URL(endpoint);
-    url.search = new URLSearchParams({
-      q: query.query,
+    const params = new URLSearchParams({
+      q: withSiteOperators(query),
       format: 'json',
       language: searxngLanguage(query),
       safesearch: SAFESEARCH[query.safesearch],
       pageno: String(pageno),
-    }).toString();
+    });
+    const timeRange = searxngTimeRange(query.freshness);
+    if (timeRange !== undefined) params.set('time_range', timeRange);
+    url.search = params.toString();
     const response = await get(url, signal);
     if (response.status < 200 || response.status > 299) {
       http().discard(response);
@@ -186,6 +205,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     const seen = new Set<string>();
     const suggestions: unknown[] = [];
     let unresponsive = 0;
+    let kept = 0;
     for (let pageno = 1; pageno <= SEARXNG_MAX_PAGES; pageno += 1) {
       const pageSignal = pageno === 1 || !context.nextCall ? signal : await context.nextCall();
       if (pageSignal === undefined) break; // the request's call budget is spent
@@ -204,9 +224,11 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
         if (key === undefined || seen.has(key)) continue;
         seen.add(key);
         added += 1;
-        candidates.push(toCandidate(result));
+        const candidate = toCandidate(result);
+        candidates.push(candidate);
+        if (context.inScope === undefined || context.inScope(candidate)) kept += 1;
       }
-      if (added === 0 || seen.size >= query.fetchCount) break;
+      if (added === 0 || kept >= query.fetchCount) break;
     }
     if (candidates.length === 0 && unresponsive > 0) {
       throw new ProviderError(
@@ -221,18 +243,32 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     id: 'searxng',
     name: 'SearXNG',
     recipient,
-    honoured: ['count', 'search_lang', 'safesearch', 'filter_tabloids'],
+    honoured: ['count', 'search_lang', 'safesearch', 'filter_tabloids', 'include_domains', 'exclude_domains'],
     unsupported: [],
     conditional: [
       {
         option: 'country',
         rule: 'Honoured only with search_lang: SearXNG gets the locale language=xx-CC (e.g. de-AT); without search_lang, or with US or ALL, no region is sent.',
       },
+      {
+        option: 'freshness',
+        rule: 'Honoured for day, week, month and year (SearXNG’s time_range); a date range is refused: SearXNG has no date-range filter.',
+      },
     ],
     maxCallsPerQuery: SEARXNG_MAX_PAGES,
 
-    validate(_item: NormalizedRequestItem, _index: number): Issue[] {
-      return [];
+    validate(item: NormalizedRequestItem, index: number): Issue[] {
+      if (item.freshness === undefined || searxngTimeRange(item.freshness) !== undefined) return [];
+      return [
+        {
+          path: `requests[${index}].freshness`,
+          message: issueMessage('providerOption', {
+            option: 'freshness',
+            provider: 'SearXNG',
+            reason: 'its time_range takes only day, week, month or year, not a date range',
+          }),
+        },
+      ];
     },
 
     search,
@@ -359,8 +395,10 @@ function toCandidate(result: Record<string, unknown>): RawCandidate {
     description: result.content,
   };
   // SearXNG serializes publishedDate as ISO 8601 (or null); shown as the result's age, a date.
-  if (typeof result.publishedDate === 'string' && !Number.isNaN(Date.parse(result.publishedDate)))
+  if (typeof result.publishedDate === 'string' && !Number.isNaN(Date.parse(result.publishedDate))) {
     candidate.age = result.publishedDate.slice(0, 10);
+    candidate.published = result.publishedDate;
+  }
   return candidate;
 }
 
