@@ -47,6 +47,8 @@ export const openaiCases: ParityCase[] = [
     description: 'OpenAI’s hosted search cannot honour strict safesearch: refused before any call, naming the option.',
     provider,
     request: { requests: [{ query: 'anything', safesearch: 'strict' }] },
+    formCannotExpress:
+      'the GUI disables the safe search control on a provider without one (skill info lists safesearch as unsupported).',
     expect: { code: 'invalid_request', issuePaths: ['requests[0].safesearch'], groups: [] },
   },
   {
