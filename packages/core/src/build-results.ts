@@ -55,14 +55,14 @@ export function buildResults(
     removed_out_of_scope: 0,
     removed_out_of_range: 0,
   };
-  // Admission first (URL rules, secrets, tabloids), each URL parsed once for the later steps too.
+  // Admission first (URL rules, secrets, scope, tabloids), each URL parsed once for the later steps too.
   const admitted: { url: string; parsed: URL; candidate: RawCandidate }[] = [];
   for (const candidate of candidates) {
     const parsed = admitParsedUrl(candidate.url);
     const url = parsed?.href;
-    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
     const miss =
       parsed === null || scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
+    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
     if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
     else if (miss === 'domain') stats.removed_out_of_scope += 1;
     else if (miss === 'date') stats.removed_out_of_range += 1;

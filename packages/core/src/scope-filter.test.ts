@@ -232,6 +232,28 @@ describe('Brave: freshness and domains', () => {
   });
 });
 
+describe('the cache', () => {
+  it('never answers one scope with another’s entry', async () => {
+    const { engine } = engineFor({
+      OPENMATES_PROVIDER: 'brave',
+      BRAVE_SEARCH_API_KEY: brave.apiKey,
+      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+      OPENMATES_CACHE_TTL_S: '60',
+    });
+    const ask = (scope: Record<string, unknown>) =>
+      engine.search({ requests: [{ query: 'scope cached', count: 3, ...scope }] });
+    await ask({ include_domains: ['docs.example.org'] });
+    await ask({ include_domains: ['a.docs.example.org'] });
+    await ask({ exclude_domains: ['docs.example.org'] });
+    await ask({ freshness: 'week' });
+    const before = brave.requests.length;
+    const again = await ask({ include_domains: ['Docs.Example.org'] });
+    expect(brave.requests.length).toBe(before);
+    expect(hostsOf(again.results[0]).sort()).toEqual(['a.docs.example.org', 'docs.example.org']);
+    expect(new Set(brave.requests.map((r) => `${r.query.q} ${r.query.freshness ?? ''}`)).size).toBe(4);
+  });
+});
+
 describe('SearXNG: freshness and domains', () => {
   it('sends time_range=week and the domains as site: operators in q', async () => {
     const { engine } = searxngEngine();
@@ -248,6 +270,16 @@ describe('SearXNG: freshness and domains', () => {
     const search = searxng.requests.filter((r) => r.path.endsWith('/search'));
     expect(search[0]?.query.time_range).toBe('week');
     expect(search[0]?.query.q).toBe('css grid site:developer.mozilla.org -site:x.developer.mozilla.org');
+  });
+
+  it('pages (pageno) while too few results are in scope, within the budget, and answers fewer without an error', async () => {
+    const { engine } = searxngEngine();
+    // The fixture's ordinary results are all on example.net: none is in this scope.
+    const response = await engine.search({ requests: [{ query: 'css grid', include_domains: ['elsewhere.example'] }] });
+    const pages = searxng.requests.filter((r) => r.path.endsWith('/search')).map((r) => r.query.pageno);
+    expect(pages).toEqual(['1', '2', '3']);
+    expect(response.results[0]).toEqual({ id: 1, results: [] });
+    expect(response.budget?.calls_used).toBe(3);
   });
 
   it('refuses a date range, naming freshness and SearXNG, before any call', async () => {

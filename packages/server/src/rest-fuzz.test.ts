@@ -97,6 +97,16 @@ const query = fc.oneof(
 /** Strings for a property: its example, values near the ones the contract knows, and any text. */
 function stringOf(name: string, schema: JsonSchema): fc.Arbitrary<string> {
   if (name === 'query') return query;
+  // The document gives these as plain strings; their forms are the contract's own rules, so valid
+  // documents take valid forms (any text would make nearly every batch a 400). The two domain lists
+  // never overlap, so no exclusion covers an inclusion.
+  const scoped: Record<string, string[]> = {
+    freshness: ['week', 'DAY', '2025-01-01..', '..2025-06-30', '2025-01-01..2025-01-31'],
+    include_domains: ['example.org', 'Docs.Example.ORG', 'bücher.example'],
+    exclude_domains: ['example.com', 'b.example'],
+  };
+  const forms = scoped[name];
+  if (forms !== undefined) return fc.constantFrom(...forms);
   const known: Record<string, string[]> = {
     country: ['US', 'de', 'No', 'ALL', 'XX', ''],
     search_lang: ['en', 'DE', 'fr', 'jp'],
