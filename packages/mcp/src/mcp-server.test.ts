@@ -101,6 +101,37 @@ describe('the web_search tool', () => {
     expect(annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
   });
 
+  it('tells a model what the server enforces, from the field table, and has no empty subschema', async () => {
+    const { inputSchema, outputSchema } = await tool();
+    const validInput = addFormats.default(new Ajv2020({ strict: true })).compile(inputSchema);
+    const item = (extra: Record<string, unknown>) => ({ requests: [{ query: 'q', ...extra }] });
+    expect(validInput(item({ query: ' \t ' }))).toBe(false);
+    expect(validInput(item({ id: Number.MAX_SAFE_INTEGER }))).toBe(true);
+    expect(validInput(item({ id: Number.MAX_SAFE_INTEGER + 1 }))).toBe(false);
+    expect(validInput(item({ country: 'DE', search_lang: 'de', safesearch: 'strict' }))).toBe(true);
+    for (const [field, value] of [
+      ['country', 'XX'],
+      ['search_lang', 'xx'],
+      ['safesearch', 'high'],
+    ])
+      expect(validInput(item({ [field as string]: value }))).toBe(false);
+    const properties = (inputSchema.properties as { requests: { description?: string; items: { properties: object } } })
+      .requests;
+    expect(properties.description).toMatch(/1 to 5/);
+    // The server still takes what the API takes: a case variant the schema does not list, a fallback.
+    const lenient = await call(item({ country: 'de', safesearch: 'HIGH' }));
+    expect(lenient.isError).toBeUndefined();
+    const empty: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if (!Array.isArray(node) && Object.keys(node).length === 0) empty.push(path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`);
+    };
+    walk(inputSchema, 'input');
+    walk(outputSchema, 'output');
+    expect(empty).toEqual([]);
+  });
+
   it('answers a search with structured content and one text block of every group', async () => {
     const result = await call({ requests: [{ id: 'a', query: 'rust ownership', count: 2 }, { query: 'empty q' }] });
     expect(result.isError).toBeUndefined();
