@@ -126,6 +126,7 @@ const EnvSchema = z.object({
     z.enum(PROVIDER_IDS, { message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
   ),
   BRAVE_SEARCH_API_KEY: secret,
+  BRAVE_API_KEY: secret,
   BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
   OPENAI_API_KEY: secret,
   OPENAI_BASE_URL: httpUrl('OPENAI_BASE_URL'),
@@ -171,6 +172,15 @@ const EnvSchema = z.object({
  * Parses the engine's settings from an environment (default `process.env`). Throws a ConfigError
  * listing every bad variable, one per line.
  */
+/**
+ * The variable the Brave key is read from: `BRAVE_SEARCH_API_KEY`, or `BRAVE_API_KEY` (the name
+ * Brave's own MCP server reads) when only that one is set; undefined when neither is.
+ */
+export function braveKeyVariable(env: Record<string, string | undefined>): string | undefined {
+  for (const name of ['BRAVE_SEARCH_API_KEY', 'BRAVE_API_KEY']) if ((env[name]?.trim() ?? '') !== '') return name;
+  return undefined;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): EngineConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
@@ -198,7 +208,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES ?? DEFAULT_MAX_RESPONSE_BYTES,
     logLevel: e.OPENMATES_LOG_LEVEL ?? 'info',
   };
-  if (e.BRAVE_SEARCH_API_KEY) config.brave.apiKey = e.BRAVE_SEARCH_API_KEY;
+  const braveKey = e.BRAVE_SEARCH_API_KEY ?? e.BRAVE_API_KEY;
+  if (braveKey) config.brave.apiKey = braveKey;
   if (e.OPENAI_API_KEY) config.openai.apiKey = e.OPENAI_API_KEY;
   if (e.OPENMATES_INDEX) config.local.indexPath = e.OPENMATES_INDEX;
   if (e.OPENMATES_PROVIDER_RATE_PER_S !== undefined) config.providerRatePerS = e.OPENMATES_PROVIDER_RATE_PER_S;

@@ -38,7 +38,12 @@ function host(url: string): string {
 }
 
 /** The checks that read the environment only: provider choice, keys and endpoints. */
-function configurationChecks(config: EngineConfig, source: DoctorReport['source'], env: Env): DoctorCheck[] {
+function configurationChecks(
+  config: EngineConfig,
+  source: DoctorReport['source'],
+  env: Env,
+  braveKeyVariable: (env: Env) => string | undefined,
+): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   const why =
     source === 'default'
@@ -48,7 +53,9 @@ function configurationChecks(config: EngineConfig, source: DoctorReport['source'
         : `OPENMATES_PROVIDER=${config.provider}`;
   checks.push({ name: 'provider', ok: true, detail: `${config.provider}: ${why}` });
   if (config.provider === 'brave' || config.provider === 'openai') {
-    const variable = KEY_VARIABLES[config.provider];
+    // Brave's key may come from either of two names; the check names the one in use.
+    const variable =
+      (config.provider === 'brave' ? braveKeyVariable(env) : undefined) ?? KEY_VARIABLES[config.provider];
     const ok = isSet(env, variable);
     checks.push({
       name: variable,
@@ -152,7 +159,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
   }
   const source: DoctorReport['source'] = options.provider ? '--provider' : config.providerSource;
   const redact = core.createRedactor(core.configSecrets(config));
-  checks.push(...configurationChecks(config, source, env));
+  checks.push(...configurationChecks(config, source, env, core.braveKeyVariable));
   checks.push(...(await serverChecks(env)));
 
   let redis: DoctorReport['redis'];
