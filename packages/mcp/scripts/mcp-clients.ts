@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PATHS } from '@openmates/contract';
 
 const report = process.argv[2];
 if (!report) throw new Error('usage: mcp-clients.ts REPORT.json');
@@ -74,7 +75,7 @@ function searched(out: string): boolean {
 
 const server = await serve();
 try {
-  const endpoint = `${server.url}/mcp`;
+  const endpoint = `${server.url}${PATHS.mcp}`;
   for (const scenario of SCENARIOS) {
     const baseline = scenario === 'json-schema-2020-12' ? ['--expected-failures', BASELINE] : [];
     const result = run([CONFORMANCE, 'server', '--url', endpoint, '--scenario', scenario, ...baseline]);
