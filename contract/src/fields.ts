@@ -12,7 +12,7 @@ import {
   type Safesearch,
 } from './countries.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
-import { isIso6391 } from './languages.ts';
+import { ISO_639_1, isIso6391 } from './languages.ts';
 import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MIN_COUNT } from './limits.ts';
 import { cleanText, codePointLength } from './text.ts';
 import { z } from './zod.ts';
@@ -42,6 +42,30 @@ export interface FieldFlag {
 
 /** Named option lists that a select control or suggestions take their values from. */
 export type ChoiceList = 'countries' | 'languages' | 'safesearch';
+
+/** The values of each option list, as a caller should send them. */
+export const CHOICE_VALUES: { readonly [L in ChoiceList]: readonly string[] } = {
+  countries: COUNTRIES,
+  languages: ISO_639_1,
+  safesearch: SAFESEARCH_LEVELS,
+};
+
+/**
+ * What a model-facing schema (the MCP tool's) says of a field beyond the OpenAPI document: what the
+ * server enforces, and the accepted values as they should be sent. It may be stricter than the API
+ * (which keeps taking case variants, and a fallback for an unknown country or safe-search level).
+ */
+export interface ModelSchema {
+  /** A pattern the field's string must match (JSON Schema `pattern`, unanchored). */
+  readonly pattern?: string;
+  /** The field's string is one of these values (JSON Schema `enum`). */
+  readonly choices?: ChoiceList;
+  /** The field's integer is at most this (JSON Schema `maximum`). */
+  readonly maximum?: number;
+}
+
+/** A query the contract does not refuse as blank has a character other than whitespace. */
+export const NON_BLANK_PATTERN = '\\S';
 
 /** The GUI control of a field, inside each query's options disclosure. */
 export type FieldControl =
@@ -92,6 +116,8 @@ export interface RequestField {
   readonly link: FieldLink;
   /** How the GUI's closed options disclosure names a value the user set. */
   readonly summary?: (value: string) => string;
+  /** What the MCP tool's input schema adds for a model (see `ModelSchema`). */
+  readonly modelSchema?: ModelSchema;
 }
 
 /** Joins the entries of a `list` field in one link parameter value (no domain or code contains it). */
@@ -143,6 +169,8 @@ export const REQUEST_FIELDS = [
     control: { control: 'text', label: 'Id', help: 'Empty: the API numbers the query.' },
     link: { param: 'id', broadcast: false, typeParam: 'idtype' },
     summary: (value: string) => `id ${value}`,
+    // A safe integer: the OpenAPI document says `integer` with no upper bound.
+    modelSchema: { maximum: Number.MAX_SAFE_INTEGER },
   },
   {
     name: 'query',
@@ -155,6 +183,7 @@ export const REQUEST_FIELDS = [
     cacheKey: true,
     providerOption: false,
     link: { param: 'q', broadcast: false },
+    modelSchema: { pattern: NON_BLANK_PATTERN },
   },
   {
     name: 'count',
@@ -191,6 +220,7 @@ export const REQUEST_FIELDS = [
     control: { control: 'select', label: 'Country', help: 'Default (United States)', choices: 'countries' },
     link: { param: 'country', broadcast: true },
     summary: (value: string) => `country ${value}`,
+    modelSchema: { choices: 'countries' },
   },
   {
     name: 'search_lang',
@@ -214,6 +244,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'lang', broadcast: true },
     summary: (value: string) => `language ${value}`,
+    modelSchema: { choices: 'languages' },
   },
   {
     name: 'safesearch',
@@ -237,6 +268,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'safesearch', broadcast: true },
     summary: (value: string) => `safe search ${value}`,
+    modelSchema: { choices: 'safesearch' },
   },
   {
     name: 'filter_tabloids',

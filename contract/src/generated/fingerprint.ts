@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }` (SPEC §1). */
-export const CONTRACT_FINGERPRINT = 'd0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4';
+export const CONTRACT_FINGERPRINT = '9e128144b06a5b33830a6d44adea778f04b756883374f30fc2a9ced066da5a20';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.surface-parity'] as const;

@@ -144,6 +144,19 @@ describe('openmates doctor', () => {
     expect(result.stdout).not.toContain(openai.apiKey);
   });
 
+  it('names BRAVE_API_KEY when it is the Brave key in use, and BRAVE_SEARCH_API_KEY when both are set', async () => {
+    const { BRAVE_SEARCH_API_KEY: key, ...rest } = env;
+    const fallback = await runCli(['doctor', '--json'], { ...rest, BRAVE_API_KEY: key });
+    expect(fallback.code).toBe(0);
+    const names = (stdout: string) =>
+      (JSON.parse(stdout) as { checks: { name: string; ok: boolean }[] }).checks.map((c) => c.name);
+    expect(names(fallback.stdout)).toContain('BRAVE_API_KEY');
+    expect(names(fallback.stdout)).not.toContain('BRAVE_SEARCH_API_KEY');
+    const both = await runCli(['doctor', '--json'], { ...env, BRAVE_API_KEY: 'another-key-0123456789' });
+    expect(names(both.stdout)).toContain('BRAVE_SEARCH_API_KEY');
+    expect(names(both.stdout)).not.toContain('BRAVE_API_KEY');
+  });
+
   it('says what to fix and exits 4 when the key is missing', async () => {
     const result = await runCli(['doctor'], baseEnv({ OPENMATES_PROVIDER: 'brave' }));
     expect(result.code).toBe(4);

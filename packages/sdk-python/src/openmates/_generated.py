@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4"
+CONTRACT_FINGERPRINT: Final = "9e128144b06a5b33830a6d44adea778f04b756883374f30fc2a9ced066da5a20"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -248,6 +248,9 @@ class WebSearchRequest(TypedDict):
     """A batch of 1 to 5 searches. Unknown fields are rejected."""
 
     requests: List[WebSearchRequestItem]
+    """The searches to run, 1 to 5 items, answered in this order. Related queries belong in one batch:
+    they run at once.
+    """
 
 
 class _MetaUrlOptional(TypedDict, total=False):

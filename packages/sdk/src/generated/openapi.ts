@@ -209,6 +209,7 @@ export interface components {
         RequestId: string | number;
         /** @description A batch of 1 to 5 searches. Unknown fields are rejected. */
         WebSearchRequest: {
+            /** @description The searches to run, 1 to 5 items, answered in this order. Related queries belong in one batch: they run at once. */
             requests: components["schemas"]["WebSearchRequestItem"][];
         };
         /** @description One search hit. Every string is sanitized plain text. */
@@ -853,7 +854,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "d0d762b2ed39269b7c6a3eee278109a1db76304c5299071eaf355d3f842807c4";
+export const CONTRACT_FINGERPRINT = "9e128144b06a5b33830a6d44adea778f04b756883374f30fc2a9ced066da5a20";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
