@@ -18,7 +18,7 @@ export async function searchInProcess(
     createEngine,
     errorResponse,
     loadConfig,
-  } = await import('./engine.ts');
+  } = await import('@openmates/core');
   // A request id as a server would give, so in-process and remote output differ only in its value.
   const requestId = crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold start
   let engine: Awaited<ReturnType<typeof createEngine>>;
