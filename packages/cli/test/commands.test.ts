@@ -8,8 +8,6 @@ import {
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchFlags } from '../src/commands/search.ts';
-import { SEARCH_FLAGS } from '../src/search/search-flags.ts';
 import { baseEnv, requireBuild, runCli, startServe } from './run-cli.ts';
 
 let brave: BraveFixture;
@@ -46,10 +44,6 @@ describe('openmates --version and --help', () => {
       expect(result.stdout).toContain('$ openmates ');
     },
   );
-
-  it('declares the same search flags for oclif and the fast path', () => {
-    expect(Object.keys(searchFlags).sort()).toEqual(Object.keys(SEARCH_FLAGS).sort());
-  });
 
   it('reports an unknown flag in one message without a stack trace', async () => {
     const result = await runCli(['search', 'x', '--bogus'], env);
