@@ -1,5 +1,6 @@
 // A field added to a copy of the request-field table reaches every surface built from the table,
-// with nothing else changed: the proof that no surface names a field by hand.
+// with nothing else changed: the proof that no surface names a field by hand. The CLI half (oclif
+// and the fast path parsing `--x-probe v`) is packages/cli/test/search-flags.test.ts.
 import {
   buildItemSchema,
   buildOpenApiDocument,
