@@ -13,6 +13,8 @@ export const SURFACES = [
   'web',
   'mcp',
   'mcp-http',
+  'mcp-2026',
+  'mcp-http-2026',
   'cluster',
   'stream',
   'sdk-stream',
@@ -27,7 +29,7 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
  * Columns that run another surface's cases: `cluster` is REST through a proxy in front of several
  * replicas, so it runs every case REST runs. The other clients send typed requests as the npm SDK
  * does, so they run every case the SDK runs (each driver's `supports` still says what it can
- * express): the pip SDK, MCP over stdio and over HTTP, and the event stream (`stream`, REST's
+ * express): the pip SDK, MCP over stdio and over HTTP in both protocol eras, and the event stream (`stream`, REST's
  * `text/event-stream` answer; `sdk-stream` and `pip-stream`, the SDKs' `searchStream` /
  * `search_stream`).
  */
@@ -36,6 +38,8 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   pip: 'sdk',
   mcp: 'sdk',
   'mcp-http': 'sdk',
+  'mcp-2026': 'sdk',
+  'mcp-http-2026': 'sdk',
   stream: 'sdk',
   'sdk-stream': 'sdk',
   'pip-stream': 'sdk',

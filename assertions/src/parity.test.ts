@@ -50,6 +50,8 @@ const drivers: SurfaceDriver[] = [
   createWebDriver(),
   createMcpDriver(),
   createMcpHttpDriver(),
+  createMcpDriver('modern'),
+  createMcpHttpDriver('modern'),
   createClusterDriver(),
   createStreamDriver(),
   createSdkStreamDriver(),

@@ -12,7 +12,7 @@ import {
   type Safesearch,
 } from './countries.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
-import { isIso6391 } from './languages.ts';
+import { ISO_639_1, isIso6391 } from './languages.ts';
 import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MAX_SCOPE_DOMAINS, MIN_COUNT } from './limits.ts';
 import {
   domainListSchema,
@@ -56,6 +56,31 @@ export type ChoiceList = 'countries' | 'languages' | 'safesearch' | 'freshness';
  * names it through the contract rather than spelling the field's name.
  */
 export const PERIOD_CHOICE_LIST = 'freshness' as const satisfies ChoiceList;
+
+/** The values of each option list, as a caller should send them. */
+export const CHOICE_VALUES: { readonly [L in ChoiceList]: readonly string[] } = {
+  countries: COUNTRIES,
+  languages: ISO_639_1,
+  safesearch: SAFESEARCH_LEVELS,
+  [PERIOD_CHOICE_LIST]: Object.keys(FRESHNESS_PERIODS),
+};
+
+/**
+ * What a model-facing schema (the MCP tool's) says of a field beyond the OpenAPI document: what the
+ * server enforces, and the accepted values as they should be sent. It may be stricter than the API
+ * (which keeps taking case variants, and a fallback for an unknown country or safe-search level).
+ */
+export interface ModelSchema {
+  /** A pattern the field's string must match (JSON Schema `pattern`, unanchored). */
+  readonly pattern?: string;
+  /** The field's string is one of these values (JSON Schema `enum`). */
+  readonly choices?: ChoiceList;
+  /** The field's integer is at most this (JSON Schema `maximum`). */
+  readonly maximum?: number;
+}
+
+/** A query the contract does not refuse as blank has a character other than whitespace. */
+export const NON_BLANK_PATTERN = '\\S';
 
 /** The GUI control of a field, inside each query's options disclosure. */
 export type FieldControl =
@@ -111,6 +136,8 @@ export interface RequestField {
    * problems it finds, each at a path inside the item (`['exclude_domains', 1]`).
    */
   readonly check?: (item: Record<string, unknown>) => { path: (string | number)[]; message: string }[];
+  /** What the MCP tool's input schema adds for a model (see `ModelSchema`). */
+  readonly modelSchema?: ModelSchema;
 }
 
 /** Joins the entries of a `list` field in one link parameter value (no domain or code contains it). */
@@ -162,6 +189,8 @@ export const REQUEST_FIELDS = [
     control: { control: 'text', label: 'Id', help: 'Empty: the API numbers the query.' },
     link: { param: 'id', broadcast: false, typeParam: 'idtype' },
     summary: (value: string) => `id ${value}`,
+    // A safe integer: the OpenAPI document says `integer` with no upper bound.
+    modelSchema: { maximum: Number.MAX_SAFE_INTEGER },
   },
   {
     name: 'query',
@@ -174,6 +203,7 @@ export const REQUEST_FIELDS = [
     cacheKey: true,
     providerOption: false,
     link: { param: 'q', broadcast: false },
+    modelSchema: { pattern: NON_BLANK_PATTERN },
   },
   {
     name: 'count',
@@ -210,6 +240,7 @@ export const REQUEST_FIELDS = [
     control: { control: 'select', label: 'Country', help: 'Default (United States)', choices: 'countries' },
     link: { param: 'country', broadcast: true },
     summary: (value: string) => `country ${value}`,
+    modelSchema: { choices: 'countries' },
   },
   {
     name: 'search_lang',
@@ -233,6 +264,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'lang', broadcast: true },
     summary: (value: string) => `language ${value}`,
+    modelSchema: { choices: 'languages' },
   },
   {
     name: 'safesearch',
@@ -256,6 +288,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'safesearch', broadcast: true },
     summary: (value: string) => `safe search ${value}`,
+    modelSchema: { choices: 'safesearch' },
   },
   {
     name: 'filter_tabloids',

@@ -32,6 +32,12 @@ describe('batch shape', () => {
     expect(paths({ requests: {} })).toEqual(['requests']);
   });
 
+  it('names a non-array requests once, whatever its length', () => {
+    // A string longer than the batch limit also fails zod's length check, under the same message.
+    for (const requests of ['css grid', 'x', 12, true])
+      expect(issues({ requests })).toEqual([{ path: 'requests', message: expect.stringMatching(/1 to 5/) }]);
+  });
+
   it('holds 1 to 5 items', () => {
     expect(paths({ requests: [] })).toEqual(['requests']);
     const six = Array.from({ length: 6 }, (_, i) => ({ query: `q${i}` }));

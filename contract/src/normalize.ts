@@ -33,16 +33,25 @@ export function formatPath(path: readonly PropertyKey[]): string {
  */
 export function toIssues(error: z.ZodError, fields: RequestFields = REQUEST_FIELDS): Issue[] {
   const issues: Issue[] = [];
+  // zod may report one fault twice under one message (a non-array `requests` fails its type and,
+  // being a string, its length check too): a caller is told each thing once.
+  const seen = new Set<string>();
+  const push = (issue: Issue) => {
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    issues.push(issue);
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       const allowed = issue.path.length === 0 ? 'requests' : fieldNames(fields);
       for (const field of issue.keys)
-        issues.push({
+        push({
           path: formatPath([...issue.path, field]),
           message: issueMessage('unknownField', { field, allowed }),
         });
     } else {
-      issues.push({ path: formatPath(issue.path), message: issue.message });
+      push({ path: formatPath(issue.path), message: issue.message });
     }
   }
   return issues;

@@ -50,7 +50,10 @@ export function buildRequestSchema<I extends z.ZodType<{ id?: string | number | 
         requests: z
           .array(item, { error: fieldError('requests', REQUESTS_SIZE) })
           .min(MIN_BATCH_ITEMS, { error: REQUESTS_SIZE })
-          .max(MAX_BATCH_ITEMS, { error: REQUESTS_SIZE }),
+          .max(MAX_BATCH_ITEMS, { error: REQUESTS_SIZE })
+          .openapi({
+            description: `The searches to run, ${MIN_BATCH_ITEMS} to ${MAX_BATCH_ITEMS} items, answered in this order. Related queries belong in one batch: they run at once.`,
+          }),
       },
       { error: (issue) => (issue.code === 'invalid_type' ? issueMessage('bodyShape') : undefined) },
     )

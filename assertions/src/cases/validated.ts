@@ -22,6 +22,14 @@ export const validatedCases: ParityCase[] = [
     expect: invalid(['requests']),
   },
   {
+    name: 'requests-not-an-array',
+    assertion,
+    description: 'A string where the batch belongs is refused with one issue, not one per check it fails.',
+    request: { requests: 'css grid' },
+    formCannotExpress: 'batch shape: the form always submits an array of query fields.',
+    expect: invalid(['requests']),
+  },
+  {
     name: 'blank-query',
     assertion,
     description: 'A query of only whitespace and zero-width characters is blank.',

@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  Client,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ErrorResponseSchema, PATHS, WebSearchResponseSchema } from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
@@ -13,6 +15,13 @@ const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.met
 /** The key the HTTP column's server requires and its client sends (SPEC §8.3: the API's own keys). */
 const MCP_HTTP_KEY = 'parity-mcp-http-key-0123456789';
 
+/**
+ * The protocol era a column's client speaks: the 2025-11-25 `initialize` handshake, or the
+ * stateless 2026-07-28 revision (`server/discover`, then per-request `_meta`), pinned so a server
+ * that does not offer it fails the column instead of falling back.
+ */
+export type McpEra = 'legacy' | 'modern';
+
 /** An MCP client's arguments are a JSON object: a case whose request is anything else has no tool call. */
 function expressible(testCase: ParityCase): boolean {
   const { request } = testCase;
@@ -20,16 +29,26 @@ function expressible(testCase: ParityCase): boolean {
 }
 
 /** Calls `web_search` with the case's request as the raw arguments and reduces the tool result. */
-async function callTool(testCase: ParityCase, transport: Transport, logs: () => string): Promise<DriverResult> {
-  const client = new Client({ name: 'parity', version: '0' });
+async function callTool(
+  testCase: ParityCase,
+  era: McpEra,
+  transport: Transport,
+  logs: () => string,
+): Promise<DriverResult> {
+  const client = new Client(
+    { name: 'parity', version: '0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(transport);
+  if (client.getProtocolEra() !== era) throw new Error(`mcp: connected in the ${client.getProtocolEra()} era`);
   try {
     const result = (await client.callTool({
       name: 'web_search',
       arguments: testCase.request as Record<string, unknown>,
     })) as CallToolResult;
     const document = result.structuredContent;
-    const isResponse = document !== undefined && 'results' in document;
+    const isResponse =
+      document !== undefined && document !== null && typeof document === 'object' && 'results' in document;
     const response = isResponse ? WebSearchResponseSchema.parse(document) : undefined;
     const error = isResponse ? undefined : ErrorResponseSchema.parse(document);
     // SPEC §8.3: a refusal, and a batch whose every group failed, are tool errors; nothing else is.
@@ -47,9 +66,9 @@ async function callTool(testCase: ParityCase, transport: Transport, logs: () => 
 }
 
 /** `openmates mcp` over stdio, spawned per case by an MCP client as an agent host would. */
-export function createMcpDriver(): SurfaceDriver {
+export function createMcpDriver(era: McpEra = 'legacy'): SurfaceDriver {
   return {
-    surface: 'mcp' satisfies Surface,
+    surface: (era === 'legacy' ? 'mcp' : 'mcp-2026') satisfies Surface,
     supports: expressible,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const transport = new StdioClientTransport({
@@ -63,15 +82,15 @@ export function createMcpDriver(): SurfaceDriver {
       transport.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8');
       });
-      return callTool(testCase, transport, () => stderr);
+      return callTool(testCase, era, transport, () => stderr);
     },
   };
 }
 
 /** MCP over Streamable HTTP at `/mcp` of a real server requiring an API key. */
-export function createMcpHttpDriver(): SurfaceDriver {
+export function createMcpHttpDriver(era: McpEra = 'legacy'): SurfaceDriver {
   return {
-    surface: 'mcp-http' satisfies Surface,
+    surface: (era === 'legacy' ? 'mcp-http' : 'mcp-http-2026') satisfies Surface,
     supports: expressible,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
       const server = await startCaseServer({ ...environment.env, OPENMATES_API_KEYS: MCP_HTTP_KEY });
@@ -79,7 +98,7 @@ export function createMcpHttpDriver(): SurfaceDriver {
         const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${PATHS.mcp}`), {
           requestInit: { headers: { authorization: `Bearer ${MCP_HTTP_KEY}` } },
         });
-        return await callTool(testCase, transport, () => server.logs.join(''));
+        return await callTool(testCase, era, transport, () => server.logs.join(''));
       } finally {
         await server.close();
       }

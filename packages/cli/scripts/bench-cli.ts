@@ -1,6 +1,7 @@
-// Cold start of `openmates search --json` next to `node -e 0` (SPEC §7), and what dominates it.
+// Cold start of `openmates search --json` next to `node -e 0` (target: at most 3×), and what dominates it.
 // Run with `pnpm bench:cli` (after `pnpm turbo run build`). Prints medians of repeated runs and
-// the ratio; every run is a fresh process, as a user's shell would start it.
+// the ratio; every run is a fresh process, as a user's shell would start it. The search and
+// `node -e 0` run in alternated pairs, so a burst of load on this shared machine hits both.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBraveFixture } from '@openmates/fixtures';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/run.js');
 const dist = join(root, 'dist');
@@ -19,7 +20,7 @@ if (!existsSync(join(dist, 'fast-search.js'))) {
 
 const brave = await startBraveFixture();
 const cacheDir = mkdtempSync(join(tmpdir(), 'openmates-bench-cache-'));
-// SPEC §7 measures the local index (its demo corpus is built by the first warm-up run);
+// The target is on the local index (its demo corpus is built by the first warm-up run);
 // BENCH_PROVIDER=brave measures against the Brave fixture on loopback instead.
 const provider = process.env.BENCH_PROVIDER ?? 'local';
 const env = {
@@ -48,17 +49,27 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Median wall time of `node ARGS`, after two warm-up runs (which also fill the compile cache). */
-async function wall(args: string[]): Promise<number> {
-  const times: number[] = [];
-  for (let i = -2; i < RUNS; i++) {
-    const started = performance.now();
-    const result = await node(args);
-    const elapsed = performance.now() - started;
-    if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-    if (i >= 0) times.push(elapsed);
-  }
-  return median(times);
+/** Wall time of one `node ARGS` run. */
+async function once(args: string[]): Promise<number> {
+  const started = performance.now();
+  const result = await node(args);
+  const elapsed = performance.now() - started;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return elapsed;
+}
+
+/**
+ * Median wall times of each command, run in turn `RUNS` times after two warm-up rounds (which also
+ * fill the compile cache and build the demo corpus).
+ */
+async function alternated(...commands: string[][]): Promise<number[]> {
+  const times: number[][] = commands.map(() => []);
+  for (let i = -2; i < RUNS; i++)
+    for (const [at, args] of commands.entries()) {
+      const elapsed = await once(args);
+      if (i >= 0) times[at]?.push(elapsed);
+    }
+  return times.map(median);
 }
 
 // Stages inside one process, timed by the process itself, the way bin/run.js loads them.
@@ -120,19 +131,17 @@ async function stages(file: string): Promise<Record<string, number>> {
 }
 
 try {
-  const baseline = await wall(['-e', '0']);
-  const search = await wall([bin, 'search', '--json', 'css grid']);
-  const version = await wall([bin, '--version']);
-  const help = await wall([bin, 'search', '--help']);
+  const [baseline = 0, search = 0] = await alternated(['-e', '0'], [bin, 'search', '--json', 'css grid']);
+  const [version = 0, help = 0] = await alternated([bin, '--version'], [bin, 'search', '--help']);
   const inside = await stages(probe);
   const oclif = await stages(oclifProbe);
   const ms = (n: number | undefined) => `${(n ?? 0).toFixed(1).padStart(6)} ms`;
   console.log(
-    `openmates CLI cold start, median of ${RUNS} runs each (provider ${provider}, Node ${process.version}, compile cache on)\n`,
+    `openmates CLI cold start, median of ${RUNS} alternated runs each (provider ${provider}, Node ${process.version}, compile cache on)\n`,
   );
   console.log(`node -e 0                                  ${ms(baseline)}`);
   console.log(
-    `openmates search --json (fast path)        ${ms(search)}   ratio ${(search / baseline).toFixed(2)}x  (SPEC §7 target: 3x)`,
+    `openmates search --json (fast path)        ${ms(search)}   ratio ${(search / baseline).toFixed(2)}x  (target: at most 3x)`,
   );
   console.log(`openmates --version                        ${ms(version)}   ratio ${(version / baseline).toFixed(2)}x`);
   console.log(`openmates search --help (oclif, manifest)  ${ms(help)}   ratio ${(help / baseline).toFixed(2)}x`);

@@ -8,8 +8,6 @@ import {
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchFlags } from '../src/commands/search.ts';
-import { SEARCH_FLAGS } from '../src/search/search-flags.ts';
 import { baseEnv, requireBuild, runCli, startServe } from './run-cli.ts';
 
 let brave: BraveFixture;
@@ -46,10 +44,6 @@ describe('openmates --version and --help', () => {
       expect(result.stdout).toContain('$ openmates ');
     },
   );
-
-  it('declares the same search flags for oclif and the fast path', () => {
-    expect(Object.keys(searchFlags).sort()).toEqual(Object.keys(SEARCH_FLAGS).sort());
-  });
 
   it('reports an unknown flag in one message without a stack trace', async () => {
     const result = await runCli(['search', 'x', '--bogus'], env);
@@ -142,6 +136,19 @@ describe('openmates doctor', () => {
     expect(report.checks.find((c) => c.name === 'Brave Search API key')?.ok).toBe(true);
     expect(result.stdout).not.toContain(brave.apiKey);
     expect(result.stdout).not.toContain(openai.apiKey);
+  });
+
+  it('names BRAVE_API_KEY when it is the Brave key in use, and BRAVE_SEARCH_API_KEY when both are set', async () => {
+    const { BRAVE_SEARCH_API_KEY: key, ...rest } = env;
+    const fallback = await runCli(['doctor', '--json'], { ...rest, BRAVE_API_KEY: key });
+    expect(fallback.code).toBe(0);
+    const names = (stdout: string) =>
+      (JSON.parse(stdout) as { checks: { name: string; ok: boolean }[] }).checks.map((c) => c.name);
+    expect(names(fallback.stdout)).toContain('BRAVE_API_KEY');
+    expect(names(fallback.stdout)).not.toContain('BRAVE_SEARCH_API_KEY');
+    const both = await runCli(['doctor', '--json'], { ...env, BRAVE_API_KEY: 'another-key-0123456789' });
+    expect(names(both.stdout)).toContain('BRAVE_SEARCH_API_KEY');
+    expect(names(both.stdout)).not.toContain('BRAVE_API_KEY');
   });
 
   it('says what to fix and exits 4 when the key is missing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configSecrets, loadConfig } from './config.ts';
+import { braveKeyVariable } from './providers/brave/index.ts';
 
 describe('loadConfig', () => {
   it('defaults to the local provider and the SPEC §3 settings', () => {
@@ -36,6 +37,17 @@ describe('loadConfig', () => {
     expect(config.maxSources).toBe(5);
     expect(config.local.indexPath).toBe('/tmp/x.db');
     expect(configSecrets(config)).toEqual(['b'.repeat(20), 'k'.repeat(20)]);
+  });
+
+  it('reads the Brave key from BRAVE_API_KEY when BRAVE_SEARCH_API_KEY is not set, which wins when both are', () => {
+    const fallback = { OPENMATES_PROVIDER: 'brave', BRAVE_API_KEY: 'f'.repeat(20) };
+    expect(loadConfig(fallback).brave.apiKey).toBe('f'.repeat(20));
+    expect(braveKeyVariable(fallback)).toBe('BRAVE_API_KEY');
+    const both = { ...fallback, BRAVE_SEARCH_API_KEY: 's'.repeat(20) };
+    expect(loadConfig(both).brave.apiKey).toBe('s'.repeat(20));
+    expect(braveKeyVariable(both)).toBe('BRAVE_SEARCH_API_KEY');
+    expect(braveKeyVariable({ BRAVE_SEARCH_API_KEY: ' ', BRAVE_API_KEY: 'f'.repeat(20) })).toBe('BRAVE_API_KEY');
+    expect(braveKeyVariable({})).toBeUndefined();
   });
 
   it('treats blank values as unset', () => {

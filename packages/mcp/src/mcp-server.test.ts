@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, InMemoryTransport, type Tool } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { normalizeRequest } from '@openmates/contract';
 import { createConfiguredProvider, createEngine, createLogger, type Engine, loadConfig } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
@@ -13,6 +12,31 @@ import { createMcpServer, TOOL_NAME } from './mcp-server.ts';
 let brave: BraveFixture;
 let engine: Engine;
 let client: Client;
+const closers: (() => Promise<void>)[] = [];
+
+/** A client of a fresh connection, in either protocol era (the serving entry answers both, as on stdio). */
+async function connect(era: 'legacy' | 'modern'): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(
+    () =>
+      createMcpServer({
+        backend: engineBackend(engine),
+        version: '0.0.0-test',
+        provider: { id: engine.provider.id, name: engine.provider.name },
+      }),
+    { transport: serverSide },
+  );
+  const connected = new Client(
+    { name: 'test', version: '0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await connected.connect(clientSide);
+  closers.push(
+    () => connected.close(),
+    () => handle.close(),
+  );
+  return connected;
+}
 
 beforeAll(async () => {
   brave = await startBraveFixture();
@@ -27,21 +51,13 @@ beforeAll(async () => {
     provider: createConfiguredProvider(config),
     logger: createLogger({ level: 'silent', redact: (s) => s }),
   });
-  const server = createMcpServer({
-    backend: engineBackend(engine),
-    version: '0.0.0-test',
-    provider: { id: engine.provider.id, name: engine.provider.name },
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'test', version: '0' });
-  await client.connect(clientSide);
+  client = await connect('legacy');
 });
 
 afterEach(() => brave.reset());
 
 afterAll(async () => {
-  await client?.close();
+  for (const close of closers.splice(0)) await close();
   await engine?.close();
   await brave?.close();
 });
@@ -55,7 +71,6 @@ async function tool(): Promise<Tool> {
 async function call(args: unknown, onprogress?: (p: { progress: number; total?: number | undefined }) => void) {
   return (await client.callTool(
     { name: TOOL_NAME, arguments: args as Record<string, unknown> },
-    undefined,
     onprogress ? { onprogress } : {},
   )) as CallToolResult;
 }
@@ -84,6 +99,37 @@ describe('the web_search tool', () => {
     const refused = await call({ requests: [] });
     expect(validOutput(refused.structuredContent)).toBe(true);
     expect(annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+  });
+
+  it('tells a model what the server enforces, from the field table, and has no empty subschema', async () => {
+    const { inputSchema, outputSchema } = await tool();
+    const validInput = addFormats.default(new Ajv2020({ strict: true })).compile(inputSchema);
+    const item = (extra: Record<string, unknown>) => ({ requests: [{ query: 'q', ...extra }] });
+    expect(validInput(item({ query: ' \t ' }))).toBe(false);
+    expect(validInput(item({ id: Number.MAX_SAFE_INTEGER }))).toBe(true);
+    expect(validInput(item({ id: Number.MAX_SAFE_INTEGER + 1 }))).toBe(false);
+    expect(validInput(item({ country: 'DE', search_lang: 'de', safesearch: 'strict' }))).toBe(true);
+    for (const [field, value] of [
+      ['country', 'XX'],
+      ['search_lang', 'xx'],
+      ['safesearch', 'high'],
+    ])
+      expect(validInput(item({ [field as string]: value }))).toBe(false);
+    const properties = (inputSchema.properties as { requests: { description?: string; items: { properties: object } } })
+      .requests;
+    expect(properties.description).toMatch(/1 to 5/);
+    // The server still takes what the API takes: a case variant the schema does not list, a fallback.
+    const lenient = await call(item({ country: 'de', safesearch: 'HIGH' }));
+    expect(lenient.isError).toBeUndefined();
+    const empty: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if (!Array.isArray(node) && Object.keys(node).length === 0) empty.push(path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`);
+    };
+    walk(inputSchema, 'input');
+    walk(outputSchema, 'output');
+    expect(empty).toEqual([]);
   });
 
   it('answers a search with structured content and one text block of every group', async () => {
@@ -115,8 +161,26 @@ describe('the web_search tool', () => {
     const expected = normalizeRequest(args);
     if (expected.ok) throw new Error('the request should be refused');
     expect(body.issues.map((i) => i.path).sort()).toEqual(expected.issues.map((i) => i.path).sort());
-    expect(textOf(result)).toMatch(/^The search was not run \(invalid_request\): Invalid request: /);
+    const lines = textOf(result).split('\n');
+    expect(lines[0]).toBe(
+      `The search was not run (invalid_request): the request has ${body.issues.length} issues; fix them all and call again.`,
+    );
+    // Every issue, with its path: REST's one-line summary names only the first.
+    expect(lines.slice(1)).toEqual(
+      (body.issues as { path: string; message: string }[]).map((i) => `- ${i.path}: ${i.message}`),
+    );
     expect(brave.requests).toHaveLength(0);
+  });
+
+  it('names both fields of a blank query with count 50 in the text, and a non-array requests once', async () => {
+    const text = textOf(await call({ requests: [{ query: ' ', count: 50 }] }));
+    expect(text).toContain('- requests[0].query: ');
+    expect(text).toContain('- requests[0].count: ');
+    const once = textOf(await call({ requests: 'css grid' }));
+    expect(once.split('\n')).toEqual([
+      'The search was not run (invalid_request): the request has one issue; fix it and call again.',
+      expect.stringMatching(/^- requests: requests must be an array of 1 to 5 items/),
+    ]);
   });
 
   it('marks a batch whose every group failed as isError, with each group error', async () => {
@@ -161,5 +225,93 @@ describe('the web_search tool', () => {
 
   it('refuses an unknown tool as a protocol error', async () => {
     await expect(client.callTool({ name: 'web_fetch', arguments: {} })).rejects.toThrow(/Unknown tool "web_fetch"/);
+  });
+});
+
+/** Raw JSON-RPC against a fresh connection: what a client nobody here wrote may send. */
+async function raw(messages: object[]): Promise<Record<string, unknown>[]> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(() => createMcpServer({ backend: engineBackend(engine), version: '0.0.0-test' }), {
+    transport: serverSide,
+  });
+  const answers: Record<string, unknown>[] = [];
+  const expected = messages.filter((m) => 'id' in m).length;
+  const done = new Promise<void>((resolve) => {
+    clientSide.onmessage = (message) => {
+      if ('id' in message) answers.push(message as Record<string, unknown>);
+      if (answers.length === expected) resolve();
+    };
+  });
+  await clientSide.start();
+  for (const message of messages) await clientSide.send(message as never);
+  await done;
+  await handle.close();
+  return answers;
+}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const HANDSHAKE = [
+  {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
+describe('both protocol eras', () => {
+  it('answers server/discover with both versions and the tools capability, and a call with no handshake', async () => {
+    const [discover, call] = await raw([
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: TOOL_NAME, arguments: { requests: [{ query: 'rust ownership', count: 1 }] }, _meta: META },
+      },
+    ]);
+    expect(discover?.result).toMatchObject({
+      supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']),
+      capabilities: { tools: {} },
+    });
+    const result = call?.result as CallToolResult;
+    expect(result.isError).toBeUndefined();
+    expect((result.structuredContent as { results: unknown[] }).results).toHaveLength(1);
+  });
+
+  it.each(['legacy', 'modern'] as const)('serves the tool to a %s client', async (era) => {
+    const eraClient = await connect(era);
+    expect(eraClient.getProtocolEra()).toBe(era);
+    const result = (await eraClient.callTool({
+      name: TOOL_NAME,
+      arguments: { requests: [{ query: 'rust ownership', count: 2 }] },
+    })) as CallToolResult;
+    expect((result.structuredContent as { results: { results: unknown[] }[] }).results[0]?.results).toHaveLength(2);
+  });
+
+  it.each([
+    ['legacy', HANDSHAKE, undefined],
+    ['modern', [], META],
+  ] as const)('answers malformed params with -32602 and one sentence (%s)', async (_era, opening, meta) => {
+    const params = (p: object) => (meta ? { ...p, _meta: meta } : p);
+    const answers = await raw([
+      ...opening,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: params({ name: TOOL_NAME, arguments: 'css grid' }) },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: params({ arguments: {} }) },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: params({ name: 'web_fetch', arguments: {} }) },
+    ]);
+    const errors = new Map(answers.map((a) => [a.id, a.error as { code: number; message: string }]));
+    expect(errors.get(1)).toEqual({
+      code: -32602,
+      message: 'Invalid tools/call params: `arguments` must be a JSON object (a WebSearchRequest), not a string.',
+    });
+    expect(errors.get(2)?.code).toBe(-32602);
+    expect(errors.get(2)?.message).toMatch(/^Invalid tools\/call params: `name` must be/);
+    // The client adds its own "MCP error -32602:" when it prints one: the message carries none.
+    expect(errors.get(3)).toEqual({ code: -32602, message: 'Unknown tool "web_fetch": this server has web_search.' });
   });
 });

@@ -1,15 +1,21 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ListToolsRequestSchema,
-  McpError,
-  ErrorCode as RpcErrorCode,
+  type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Result,
+  Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { type ErrorResponse, MAX_BATCH_ITEMS, type ResultGroup, type WebSearchResponse } from '@openmates/contract';
 import { INPUT_SCHEMA, OUTPUT_SCHEMA } from './tool-schemas.ts';
 import { errorText, responseText } from './tool-text.ts';
+
+/** The protocol revision of the `initialize` handshake, served beside the stateless 2026-07-28 one. */
+export const HANDSHAKE_VERSION = '2025-11-25';
+/** The stateless protocol revision (`server/discover`, per-request `_meta`). */
+export const STATELESS_VERSION = '2026-07-28';
 
 /** The one tool this server offers. */
 export const TOOL_NAME = 'web_search';
@@ -78,30 +84,71 @@ export function toolResult(outcome: SearchOutcome): CallToolResult {
 }
 
 /**
+ * What is wrong with a `tools/call`'s params, as one sentence, or undefined. The SDK checks the same
+ * shape, but answers with its schema library's issue list; a client prints that as a wall of JSON.
+ */
+export function malformedCallParams(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    return "Invalid tools/call params: expected an object with the tool's name and arguments.";
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string')
+    return `Invalid tools/call params: \`name\` must be the tool's name as a string (this server has ${TOOL_NAME}).`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
+    return `Invalid tools/call params: \`arguments\` must be a JSON object (a WebSearchRequest), not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : `a ${typeof args}`}.`;
+  return undefined;
+}
+
+/** The SDK's low-level server, with `tools/call` params checked in one readable sentence first. */
+class WebSearchServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method === 'server/discover')
+      // The SDK lists only the stateless revisions here; a client deciding whether to fall back to
+      // the handshake is told it may (the same server answers `initialize` with this version).
+      return async (request, ctx) => {
+        const result = (await wrapped(request, ctx)) as Result & { supportedVersions?: string[] };
+        const versions = result.supportedVersions ?? [];
+        return versions.includes(HANDSHAKE_VERSION)
+          ? result
+          : { ...result, supportedVersions: [...versions, HANDSHAKE_VERSION] };
+      };
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      const problem = malformedCallParams(request.params);
+      if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, problem);
+      return wrapped(request, ctx);
+    };
+  }
+}
+
+/**
  * An MCP server with the `web_search` tool. The low-level server is used on purpose: the high-level
  * one validates arguments against the advertised schema before the handler runs, and its messages
  * and paths would pre-empt the contract's own, so a refused request would not read as REST's does.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const tool = toolDefinition(options.provider);
-  const server = new Server(
+  const server = new WebSearchServer(
     { name: 'openmates', title: 'OpenMates web search', version: options.version },
     {
       capabilities: { tools: {} },
       instructions: `Use ${TOOL_NAME} to search the web; send up to ${MAX_BATCH_ITEMS} related queries in one call.`,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', async () => ({ tools: [tool] }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     if (request.params.name !== TOOL_NAME)
-      throw new McpError(
-        RpcErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Unknown tool ${JSON.stringify(request.params.name)}: this server has ${TOOL_NAME}.`,
       );
     const refusal = await options.admitCall?.();
     if (refusal) return toolResult({ kind: 'error', body: refusal });
     const input = request.params.arguments ?? {};
-    const token = request.params._meta?.progressToken;
+    const token = ctx.mcpReq._meta?.progressToken ?? request.params._meta?.progressToken;
     const requests = (input as { requests?: unknown }).requests;
     const total = Array.isArray(requests) ? requests.length : undefined;
     let finished = 0;
@@ -111,8 +158,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         : (group: ResultGroup) => {
             finished += 1;
             const state = group.error ? `failed (${group.error.code})` : `${group.results.length} results`;
-            void extra
-              .sendNotification({
+            void ctx.mcpReq
+              .notify({
                 method: 'notifications/progress',
                 params: {
                   progressToken: token,
@@ -121,9 +168,9 @@ export function createMcpServer(options: McpServerOptions): Server {
                   message: `query ${JSON.stringify(group.id)} finished: ${state}`,
                 },
               })
-              .catch(() => {}); // A client gone mid-search: the search is aborted through extra.signal.
+              .catch(() => {}); // A client gone mid-search: the search is aborted through the request's signal.
           };
-    return toolResult(await options.backend.search(input, { signal: extra.signal, onGroup }));
+    return toolResult(await options.backend.search(input, { signal: ctx.mcpReq.signal, onGroup }));
   });
   return server;
 }

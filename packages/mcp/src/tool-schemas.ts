@@ -1,3 +1,4 @@
+import { CHOICE_VALUES, REQUEST_FIELDS, type RequestFields } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -51,9 +52,45 @@ export function selfContainedSchema(name: string, document: SchemaDocument = CON
   return inline(component(name), [name]) as JsonObject;
 }
 
-/** The `web_search` tool's input schema of a document: its WebSearchRequest, every field described. */
-export function toolInputSchema(document: SchemaDocument = CONTRACT_DOCUMENT): JsonObject & { type: 'object' } {
-  return selfContainedSchema('WebSearchRequest', document) as JsonObject & { type: 'object' };
+/** The subschema of `schema` of a JSON type: itself, or the branch of its `anyOf` (an id's). */
+function branchOf(schema: JsonObject, type: string): JsonObject | undefined {
+  if (schema.type === type) return schema;
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  return branches.find(
+    (branch): branch is JsonObject =>
+      branch !== null && typeof branch === 'object' && !Array.isArray(branch) && branch.type === type,
+  );
+}
+
+/**
+ * The `web_search` tool's input schema of a document: its WebSearchRequest, every field described,
+ * with what the field table says a model should be told beyond the API's document (each field's
+ * `modelSchema`: the pattern a query must match, an id's upper bound, the accepted values of a
+ * field). It is stricter than the OpenAPI document, on purpose: the server still accepts what the
+ * API accepts (case variants, the fallback for an unknown country), but a model is shown the values
+ * to send (packages/mcp/README.md).
+ */
+export function toolInputSchema(
+  document: SchemaDocument = CONTRACT_DOCUMENT,
+  fields: RequestFields = REQUEST_FIELDS,
+): JsonObject & { type: 'object' } {
+  const schema = selfContainedSchema('WebSearchRequest', document) as JsonObject & { type: 'object' };
+  const item = ((schema.properties as JsonObject).requests as JsonObject).items as JsonObject;
+  const properties = item.properties as JsonObject;
+  for (const field of fields) {
+    const model = field.modelSchema;
+    const property = properties[field.name] as JsonObject | undefined;
+    if (!model || !property) continue;
+    const text = branchOf(property, 'string');
+    const integer = branchOf(property, 'integer');
+    if ((model.pattern !== undefined || model.choices !== undefined) && !text)
+      throw new Error(`${field.name}: a pattern or choices need a string schema`);
+    if (model.maximum !== undefined && !integer) throw new Error(`${field.name}: a maximum needs an integer schema`);
+    if (text && model.pattern !== undefined) text.pattern = model.pattern;
+    if (text && model.choices !== undefined) text.enum = [...CHOICE_VALUES[model.choices]];
+    if (integer && model.maximum !== undefined) integer.maximum = model.maximum;
+  }
+  return schema;
 }
 
 /** The `web_search` tool's input schema: the contract's WebSearchRequest. */

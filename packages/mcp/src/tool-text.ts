@@ -53,7 +53,17 @@ export function responseText(response: WebSearchResponse, boundary: Boundary = n
   return [...head, ...body, boundary.close].join('\n');
 }
 
-/** One sentence with the code, for a refused or failed search. */
+/**
+ * The text of a refused search: one sentence with the code, then every issue on a line of its own
+ * with its path. REST's `error` names the first issue and counts the rest; a model that reads only
+ * this text must see them all to fix the call in one go.
+ */
 export function errorText(error: ErrorResponse): string {
-  return `The search was not run (${error.code}): ${error.error}`;
+  const issues = error.issues ?? [];
+  if (issues.length === 0) return `The search was not run (${error.code}): ${error.error}`;
+  const count = issues.length === 1 ? 'one issue' : `${issues.length} issues`;
+  return [
+    `The search was not run (${error.code}): the request has ${count}; fix ${issues.length === 1 ? 'it' : 'them all'} and call again.`,
+    ...issues.map((issue) => `- ${issue.path || '(the request)'}: ${issue.message}`),
+  ].join('\n');
 }

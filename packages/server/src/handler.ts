@@ -24,7 +24,7 @@ import {
 import { docsResponse } from './docs-page.ts';
 import type { ServerConfig } from './env.ts';
 import { createHostPolicy } from './host-policy.ts';
-import { createMcpRoute } from './mcp-route.ts';
+import { createMcpRoute, mcpErrorResponse } from './mcp-route.ts';
 import type { ServerMetrics } from './metrics.ts';
 import { readBodyText, readJsonBody } from './transport.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
@@ -210,8 +210,8 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   > = {
     trpcSearch: (request, info, requestId) => trpc(request, info, requestId),
     async mcp(request, info, requestId) {
-      if (core.draining) return toResponse(core.shuttingDown(requestId));
-      return mcp(request, info?.lengthEnforced === true, info?.remoteAddress);
+      if (core.draining) return mcpErrorResponse(core.shuttingDown(requestId));
+      return mcp(request, info?.lengthEnforced === true, info?.remoteAddress, requestId);
     },
     openapi: async () => new Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
     docs: async (_request, _info, requestId, pathname) =>
@@ -235,7 +235,11 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     match: RouteMatch | undefined,
   ): Promise<Response> {
     if (!match) return options.fallback ? options.fallback(request) : toResponse(routeError('not_found', requestId));
-    if (!match.route) return toResponse(routeError('method_not_allowed', requestId, { allow: match.allow.join(', ') }));
+    if (!match.route) {
+      const refusal = routeError('method_not_allowed', requestId, { allow: match.allow.join(', ') });
+      // An MCP client reads every answer of its endpoint as JSON-RPC.
+      return pathname === PATHS.mcp ? mcpErrorResponse(refusal) : toResponse(refusal);
+    }
     return operations[match.route.operation as keyof typeof operations](request, info, requestId, pathname);
   }
 

@@ -1,7 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PATHS } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -33,11 +31,14 @@ afterAll(async () => {
   await brave?.close();
 });
 
-async function connect(key = KEY, origin = server.url): Promise<Client> {
+async function connect(key = KEY, origin = server.url, era: 'legacy' | 'modern' = 'legacy'): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${origin}${PATHS.mcp}`), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
   });
-  const client = new Client({ name: 'test', version: '0' });
+  const client = new Client(
+    { name: 'test', version: '0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   clients.push(client);
   await client.connect(transport);
   return client;
@@ -84,7 +85,50 @@ function post(
   });
 }
 
+/** A JSON-RPC error body, with the contract's ErrorResponse as its data. */
+function rpcError(body: string): { id: unknown; error: { code: number; message: string; data?: { code: string } } } {
+  const parsed = JSON.parse(body);
+  expect(parsed).toMatchObject({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: expect.any(Number), message: expect.any(String) },
+  });
+  return parsed;
+}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 describe('MCP over Streamable HTTP at /mcp', () => {
+  it('serves a 2026-07-28 client: server/discover, then a call with no handshake', async () => {
+    const client = await connect(KEY, server.url, 'modern');
+    expect(client.getProtocolEra()).toBe('modern');
+    const result = (await client.callTool({
+      name: 'web_search',
+      arguments: { requests: [{ query: 'rust ownership', count: 2 }] },
+    })) as CallToolResult;
+    expect((result.structuredContent as { results: { results: unknown[] }[] }).results[0]?.results).toHaveLength(2);
+    const discover = await post(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } },
+    );
+    expect(discover.status).toBe(200);
+    expect(discover.body).toContain('"supportedVersions":["2026-07-28","2025-11-25"]');
+    const call = await post(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'web_search' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'web_search', arguments: { requests: [{ query: 'rust' }] }, _meta: META },
+      },
+    );
+    expect(call.status).toBe(200);
+    expect(call.body).toContain('"structuredContent"');
+  });
+
   it('runs the tool for a client with a key', async () => {
     const client = await connect();
     const result = (await client.callTool({
@@ -100,7 +144,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       const answer = await post({ authorization });
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toMatch(/^Bearer /);
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthorized' });
+      expect(rpcError(answer.body).error.data).toMatchObject({ code: 'unauthorized' });
     }
     await expect(connect('wrong-key-0123456789abcdef')).rejects.toThrow();
     expect(brave.requests).toHaveLength(0);
@@ -109,17 +153,23 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   it('refuses a foreign Origin or Host with 403, and accepts a listed origin', async () => {
     const foreignOrigin = await post({ origin: 'https://evil.example' });
     expect(foreignOrigin.status).toBe(403);
-    expect(JSON.parse(foreignOrigin.body)).toMatchObject({ code: 'forbidden' });
+    expect(rpcError(foreignOrigin.body).error.data).toMatchObject({ code: 'forbidden' });
     const rebinding = await post({ host: 'evil.example:8787' });
     expect(rebinding.status).toBe(403);
     expect((await post({ origin: 'https://agent.example.com' })).status).toBe(200);
     expect((await post({ host: 'localhost' })).status).toBe(200);
   });
 
-  it('holds the body to 64 KiB and JSON', async () => {
-    expect((await post({}, 'x'.repeat(70 * 1024))).status).toBe(413);
-    expect((await post({ 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post({}, '{"jsonrpc":')).status).toBe(400);
+  it('holds the body to 64 KiB and JSON, answering each refusal as a JSON-RPC error', async () => {
+    const large = await post({}, 'x'.repeat(70 * 1024));
+    expect(large.status).toBe(413);
+    expect(rpcError(large.body).error).toMatchObject({ code: -32600, data: { code: 'payload_too_large' } });
+    const text = await post({ 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    expect(rpcError(text.body).error.data).toMatchObject({ code: 'unsupported_media_type' });
+    const broken = await post({}, '{"jsonrpc":');
+    expect(broken.status).toBe(400);
+    expect(rpcError(broken.body).error).toMatchObject({ code: -32700, data: { code: 'invalid_request' } });
   });
 
   it('answers 405 for GET and DELETE: the endpoint is stateless', async () => {
@@ -130,6 +180,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
+      expect(rpcError(await response.text()).error.data).toMatchObject({ code: 'method_not_allowed' });
     }
   });
 

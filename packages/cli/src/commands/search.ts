@@ -1,25 +1,37 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags, type Interfaces } from '@oclif/core';
+import { REQUEST_FIELDS, type RequestFields } from '@openmates/contract';
 import { BaseCommand } from '../lib/base-command.ts';
-import { SEARCH_EXAMPLES, SEARCH_FLAGS } from '../search/search-flags.ts';
+import { SEARCH_EXAMPLES, type SearchFlagValues, searchFlagTable } from '../search/search-flags.ts';
 
-const spec = SEARCH_FLAGS;
-const text = (name: Exclude<keyof typeof spec, 'filter-tabloids' | 'json' | 'jsonl'>) => ({
-  description: spec[name].description,
-  helpValue: spec[name].helpValue,
-});
+/**
+ * The oclif flags of `openmates search`, from the same table as the fast path: one per request field
+ * with a flag in `fields` (the contract's table unless a test passes a copy), then the command flags.
+ */
+export function oclifSearchFlags(fields: RequestFields = REQUEST_FIELDS): Interfaces.FlagInput {
+  const flags: Interfaces.FlagInput = {};
+  for (const [name, spec] of Object.entries(searchFlagTable(fields))) {
+    const common = {
+      description: spec.description,
+      ...(spec.char ? { char: spec.char as Interfaces.AlphabetLowercase } : {}),
+    };
+    if (spec.type === 'boolean') {
+      flags[name] = Flags.boolean({ ...common, allowNo: spec.allowNo === true });
+      continue;
+    }
+    const value = { ...common, ...(spec.helpValue === undefined ? {} : { helpValue: spec.helpValue }) };
+    flags[name] = spec.multiple
+      ? // One value per occurrence, as `node:util` parses it: a query after the flag stays a query.
+        Flags.string({ ...value, multiple: true, multipleNonGreedy: true })
+      : Flags.string(value);
+  }
+  return flags;
+}
 
-/** The oclif flags of the shared table (a test checks that both list the same names). */
-export const searchFlags = {
-  count: Flags.string(text('count')),
-  country: Flags.string(text('country')),
-  lang: Flags.string(text('lang')),
-  safesearch: Flags.string(text('safesearch')),
-  'filter-tabloids': Flags.boolean({ description: spec['filter-tabloids'].description, allowNo: true }),
-  input: Flags.string({ ...text('input'), char: spec.input.char }),
-  json: Flags.boolean({ description: spec.json.description }),
-  jsonl: Flags.boolean({ description: spec.jsonl.description }),
-  'api-url': Flags.string(text('api-url')),
-  'api-key': Flags.string(text('api-key')),
+export const searchFlags = oclifSearchFlags();
+
+/** The queries: every positional argument (the command is not strict, so there may be several). */
+export const searchArgs = {
+  query: Args.string({ description: 'A query; give up to 5, one per argument.' }),
 };
 
 export default class Search extends BaseCommand {
@@ -30,9 +42,7 @@ export default class Search extends BaseCommand {
 Exit codes: 0 every query answered (zero hits included), 2 invalid request, 3 a query failed at the provider, 4 not configured or unauthorized, 5 rate limited, 1 could not reach the server or a bug.`;
   static override aliases = ['apps:web:search'];
   static override strict = false;
-  static override args = {
-    query: Args.string({ description: 'A query; give up to 5, one per argument.' }),
-  };
+  static override args = searchArgs;
   static override flags = searchFlags;
   static override examples = SEARCH_EXAMPLES;
 
@@ -42,6 +52,6 @@ Exit codes: 0 every query answered (zero hits included), 2 invalid request, 3 a 
       import('../search/run-search.ts'),
       import('../lib/io.ts'),
     ]);
-    process.exitCode = await runSearch(argv as string[], flags, processIO());
+    process.exitCode = await runSearch(argv as string[], flags as SearchFlagValues, processIO());
   }
 }

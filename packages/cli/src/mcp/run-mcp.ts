@@ -1,4 +1,3 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { exitCode } from '@openmates/contract';
 import type { SearchBackend } from '@openmates/mcp';
 import { engineEnv } from '../lib/cli-env.ts';
@@ -31,10 +30,7 @@ function bridgeBackend(apiUrl: string, apiKey: string | undefined): SearchBacken
  * protocol messages only; a refusal to start is one line on stderr (exit 4, as `serve`).
  */
 export async function runMcp(options: McpOptions, env: Record<string, string | undefined>): Promise<number> {
-  const [{ createMcpServer, engineBackend }, { StdioServerTransport }] = await Promise.all([
-    import('@openmates/mcp'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
+  const { engineBackend, serveMcpStdio } = await import('@openmates/mcp');
   let backend: SearchBackend;
   let provider: { id: string; name: string } | undefined;
   let close = async () => {};
@@ -58,37 +54,9 @@ export async function runMcp(options: McpOptions, env: Record<string, string | u
       throw error;
     }
   }
-  const server = createMcpServer({ backend, version: VERSION, provider });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-  });
-  await server.connect(transport);
-  // The client ends the session by closing our stdin (MCP's stdio transport). Requests already
-  // received are answered first: counted as they arrive and as their answers leave.
-  let outstanding = 0;
-  let ended = false;
-  const closeWhenIdle = () => {
-    if (ended && outstanding === 0) void server.close();
-  };
-  const receive = transport.onmessage;
-  transport.onmessage = (message: JSONRPCMessage) => {
-    if ('id' in message && 'method' in message) outstanding += 1;
-    receive?.(message);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message: JSONRPCMessage) => {
-    await send(message);
-    if ('id' in message && !('method' in message)) {
-      outstanding -= 1;
-      closeWhenIdle();
-    }
-  };
-  process.stdin.once('end', () => {
-    ended = true;
-    closeWhenIdle();
-  });
-  await closed;
+  // The client ends the session by closing our stdin (MCP's stdio transport); requests already
+  // received are answered first.
+  await serveMcpStdio({ backend, version: VERSION, provider });
   await close();
   return 0;
 }

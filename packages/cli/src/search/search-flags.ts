@@ -1,45 +1,21 @@
-import {
-  COUNTRIES,
-  DEFAULT_COUNT,
-  DEFAULT_COUNTRY,
-  DEFAULT_SAFESEARCH,
-  MAX_BATCH_ITEMS,
-  MAX_COUNT,
-  MIN_COUNT,
-  SAFESEARCH_LEVELS,
-} from '@openmates/contract';
+import { MAX_BATCH_ITEMS, REQUEST_FIELDS, type RequestField, type RequestFields } from '@openmates/contract';
 
-/**
- * The flags of `openmates search`, declared once: the oclif command and the fast path of
- * `bin/run.js` (which parses with `node:util` to skip loading oclif) are both built from this table.
- * Values stay strings: the contract validates them, so the CLI refuses exactly what the API refuses.
- */
-export const SEARCH_FLAGS = {
-  count: {
-    type: 'string',
-    helpValue: 'N',
-    description: `Results per query, ${MIN_COUNT} to ${MAX_COUNT} (default ${DEFAULT_COUNT}).`,
-  },
-  country: {
-    type: 'string',
-    helpValue: 'CODE',
-    description: `Country to search from, one of ${COUNTRIES.join(' ')} (default ${DEFAULT_COUNTRY}).`,
-  },
-  lang: {
-    type: 'string',
-    helpValue: 'CODE',
-    description: 'Language of the results, an ISO 639-1 code such as en or de (sent as search_lang).',
-  },
-  safesearch: {
-    type: 'string',
-    helpValue: 'LEVEL',
-    description: `${SAFESEARCH_LEVELS.join(', ')} (default ${DEFAULT_SAFESEARCH}).`,
-  },
-  'filter-tabloids': {
-    type: 'boolean',
-    allowNo: true,
-    description: 'Remove results from tabloid sites (default on; --no-filter-tabloids keeps them).',
-  },
+/** One flag of `openmates search`, in the form both parsers are built from. */
+export interface SearchFlagSpec {
+  readonly type: 'string' | 'boolean';
+  readonly description: string;
+  readonly char?: string;
+  readonly helpValue?: string;
+  /** A boolean that also takes `--no-NAME`. */
+  readonly allowNo?: boolean;
+  /** Repeatable: every occurrence adds one value, and the value is an array. */
+  readonly multiple?: boolean;
+  /** The request field the flag sets on every query; none for a command flag. */
+  readonly field?: RequestField;
+}
+
+/** The flags that shape the invocation rather than a request item; declared here, not in the contract. */
+export const COMMAND_FLAGS = {
   input: {
     type: 'string',
     char: 'i',
@@ -67,26 +43,60 @@ export const SEARCH_FLAGS = {
     helpValue: 'KEY',
     description: 'API key for --api-url (sent as a bearer token). Env: OPENMATES_API_KEY.',
   },
-} as const satisfies Record<
-  string,
-  { type: 'string' | 'boolean'; description: string; char?: string; helpValue?: string; allowNo?: boolean }
->;
+} as const satisfies Record<string, SearchFlagSpec>;
 
-export type SearchFlagName = keyof typeof SEARCH_FLAGS;
+/** The request fields that have a CLI flag, in table order. */
+export function flaggedFields(
+  fields: RequestFields = REQUEST_FIELDS,
+): (RequestField & { flag: NonNullable<RequestField['flag']> })[] {
+  return fields.filter((field): field is RequestField & { flag: NonNullable<RequestField['flag']> } => !!field.flag);
+}
 
-/** Parsed flag values, as both parsers produce them. */
-export interface SearchFlagValues {
-  count?: string | undefined;
-  country?: string | undefined;
-  lang?: string | undefined;
-  safesearch?: string | undefined;
-  'filter-tabloids'?: boolean | undefined;
+/** The flag of one request field: a switch with `--no-` for a boolean, repeatable for a list, else a value. */
+function fieldFlag(field: RequestField & { flag: NonNullable<RequestField['flag']> }): SearchFlagSpec {
+  const { help, valueName } = field.flag;
+  if (field.kind === 'boolean') return { type: 'boolean', allowNo: true, description: help, field };
+  return {
+    type: 'string',
+    description: help,
+    ...(valueName === undefined ? {} : { helpValue: valueName }),
+    ...(field.kind === 'list' ? { multiple: true } : {}),
+    field,
+  };
+}
+
+/**
+ * The flags of `openmates search`: one per request field with a `flag` in the field table (the
+ * contract's unless a test passes a copy), then the command flags. The oclif command and the fast
+ * path of `bin/run.js` (which parses with `node:util` to skip loading oclif) are both built from it.
+ */
+export function searchFlagTable(fields: RequestFields = REQUEST_FIELDS): Record<string, SearchFlagSpec> {
+  const table: Record<string, SearchFlagSpec> = {};
+  for (const field of flaggedFields(fields)) {
+    if (field.flag.name in COMMAND_FLAGS)
+      throw new Error(`the flag of ${field.name} (--${field.flag.name}) is a command flag`);
+    table[field.flag.name] = fieldFlag(field);
+  }
+  return { ...table, ...COMMAND_FLAGS };
+}
+
+/** The command flags' values, as both parsers produce them. */
+export interface CommandFlagValues {
   input?: string | undefined;
   json?: boolean | undefined;
   jsonl?: boolean | undefined;
   'api-url'?: string | undefined;
   'api-key'?: string | undefined;
 }
+
+/**
+ * Parsed flag values, by flag name, as both parsers produce them: a string for a value flag, a
+ * boolean for a switch, an array for a repeatable flag. Request flags stay as typed: `buildRequest`
+ * converts them, and the contract validates them, so the CLI refuses exactly what the API refuses.
+ */
+export type SearchFlagValues = CommandFlagValues & {
+  readonly [flag: string]: string | boolean | readonly string[] | undefined;
+};
 
 export const SEARCH_EXAMPLES = [
   { description: 'Search the web for one query', command: '<%= config.bin %> search "rust async runtime"' },

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -33,9 +32,12 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-/** Connects to the shared Redis. Loads ioredis only here, so in-process use never pays for it. */
+/**
+ * Connects to the shared Redis. Loads ioredis and node:crypto only here, so in-process use (a CLI
+ * search's cold start) never pays for them.
+ */
 export async function connectRedis(config: RedisConfig, logger: Logger): Promise<RedisLink> {
-  const { Redis } = await import('ioredis');
+  const [{ Redis }, { createHmac }] = await Promise.all([import('ioredis'), import('node:crypto')]);
   const log = logger.child({ component: 'redis' });
   const client = new Redis(config.url, {
     commandTimeout: config.timeoutMs,

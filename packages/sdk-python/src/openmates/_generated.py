@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "0cea11f7fbcd68abd5f5463dbc869fae37e322ac485e8998013c3d8b2a48c496"
+CONTRACT_FINGERPRINT: Final = "ead3893553acc0aa6eafb954698411d3729815a407d29481ca3d0605585f0fd3"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -269,6 +269,9 @@ class WebSearchRequest(TypedDict):
     """A batch of 1 to 5 searches. Unknown fields are rejected."""
 
     requests: List[WebSearchRequestItem]
+    """The searches to run, 1 to 5 items, answered in this order. Related queries belong in one batch:
+    they run at once.
+    """
 
 
 class _MetaUrlOptional(TypedDict, total=False):

@@ -228,6 +228,7 @@ export interface components {
         RequestId: string | number;
         /** @description A batch of 1 to 5 searches. Unknown fields are rejected. */
         WebSearchRequest: {
+            /** @description The searches to run, 1 to 5 items, answered in this order. Related queries belong in one batch: they run at once. */
             requests: components["schemas"]["WebSearchRequestItem"][];
         };
         /** @description One search hit. Every string is sanitized plain text. */
@@ -872,7 +873,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "0cea11f7fbcd68abd5f5463dbc869fae37e322ac485e8998013c3d8b2a48c496";
+export const CONTRACT_FINGERPRINT = "ead3893553acc0aa6eafb954698411d3729815a407d29481ca3d0605585f0fd3";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -6,4 +6,4 @@ export {
   type BraveProviderConfig,
   createBraveProvider,
 } from './provider.ts';
-export { type BraveSettings, braveModule } from './settings.ts';
+export { type BraveSettings, braveKeyVariable, braveModule } from './settings.ts';

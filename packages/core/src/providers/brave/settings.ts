@@ -1,14 +1,14 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
 import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { httpUrl, parseEnv, secret } from '../../shared/env-schema.ts';
+import { type Env, httpUrl, isSet, parseEnv, secret } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './provider.ts';
 
 /** Brave's part of the engine's configuration. */
 export interface BraveSettings {
-  /** `BRAVE_SEARCH_API_KEY`, a secret. */
+  /** `BRAVE_SEARCH_API_KEY`, else `BRAVE_API_KEY`; a secret. */
   apiKey?: string;
   /** `BRAVE_SEARCH_BASE_URL` (default Brave's API). */
   baseUrl: string;
@@ -16,8 +16,18 @@ export interface BraveSettings {
 
 const EnvSchema = z.object({
   BRAVE_SEARCH_API_KEY: secret,
+  BRAVE_API_KEY: secret,
   BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
 });
+
+/**
+ * The variable the Brave key is read from: `BRAVE_SEARCH_API_KEY`, or `BRAVE_API_KEY` (the name
+ * Brave's own MCP server reads) when only that one is set; undefined when neither is.
+ */
+export function braveKeyVariable(env: Env): 'BRAVE_SEARCH_API_KEY' | 'BRAVE_API_KEY' | undefined {
+  if (isSet(env, 'BRAVE_SEARCH_API_KEY')) return 'BRAVE_SEARCH_API_KEY';
+  return isSet(env, 'BRAVE_API_KEY') ? 'BRAVE_API_KEY' : undefined;
+}
 
 /** Brave Search: its variables, identity, construction and doctor checks. */
 export const braveModule: ProviderModule<BraveSettings> = {
@@ -27,7 +37,8 @@ export const braveModule: ProviderModule<BraveSettings> = {
   parse(env) {
     const e = parseEnv(EnvSchema, env);
     const settings: BraveSettings = { baseUrl: e.BRAVE_SEARCH_BASE_URL ?? BRAVE_DEFAULT_BASE_URL };
-    if (e.BRAVE_SEARCH_API_KEY) settings.apiKey = e.BRAVE_SEARCH_API_KEY;
+    const apiKey = e.BRAVE_SEARCH_API_KEY ?? e.BRAVE_API_KEY;
+    if (apiKey) settings.apiKey = apiKey;
     return settings;
   },
   secrets: (settings) => (settings.apiKey ? [settings.apiKey] : []),
@@ -35,7 +46,7 @@ export const braveModule: ProviderModule<BraveSettings> = {
   create(settings, options) {
     if (!settings.apiKey)
       throw new ProviderNotConfiguredError(
-        'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (a Brave Search API key).',
+        'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (or BRAVE_API_KEY): a Brave Search API key.',
       );
     return createBraveProvider({
       apiKey: settings.apiKey,
@@ -44,7 +55,8 @@ export const braveModule: ProviderModule<BraveSettings> = {
     });
   },
   configurationChecks: (settings, env) => [
-    keyCheck(env, 'BRAVE_SEARCH_API_KEY'),
+    // The key may come from either name; the check names the one in use.
+    keyCheck(env, braveKeyVariable(env) ?? 'BRAVE_SEARCH_API_KEY'),
     endpointCheck(env, 'BRAVE_SEARCH_BASE_URL', settings.baseUrl),
   ],
 };

@@ -2,7 +2,6 @@ import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
 import { type DoctorCheck, type ProviderContext, ProviderError } from '../../provider.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
 import { buildOpenAIRequest } from './request.ts';
-import { postResponses, readReceipt } from './transport.ts';
 
 /** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
 export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';
@@ -23,6 +22,8 @@ function failure(error: unknown): string {
  * only. Sends fixed probe text, never a user's query.
  */
 export async function liveProbe(config: OpenAIProviderConfig, context: ProviderContext): Promise<DoctorCheck[]> {
+  // Loaded here, as by the provider's search: see provider.ts.
+  const { postResponses, readReceipt } = await import('./transport.ts');
   const resolved = resolveOpenAIConfig(config);
   const checks: DoctorCheck[] = [];
 

@@ -3,7 +3,6 @@ import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, Searc
 import { answerFromReceipt } from './candidates.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
 import { buildOpenAIRequest } from './request.ts';
-import { runOpenAISearch } from './transport.ts';
 
 /** Option values OpenAI's hosted search cannot honour, refused at validation (skill info lists them). */
 export const OPENAI_UNSUPPORTED: SearchProvider['unsupported'] = [
@@ -77,6 +76,9 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
     },
 
     async search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer> {
+      // The transport (its event schemas, the event-stream parser and with it Node's web streams)
+      // loads on the first OpenAI search, so a process searching another provider never pays for it.
+      const { runOpenAISearch } = await import('./transport.ts');
       const request = buildOpenAIRequest(query, resolved);
       const receipt = await runOpenAISearch(request, resolved.maxNativeSearches, context.signal);
       return answerFromReceipt(receipt, query.query);

@@ -1,0 +1,61 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, requireBuild, runCli, runProcess } from './run-cli.ts';
+
+// What keeps a search's cold start short, checked by what the process loads rather than by a
+// timing (see README, "Cold start"): Node's own modules a local search must not pull in.
+const NOT_ON_A_LOCAL_SEARCH = [
+  'NativeModule crypto', // node:crypto: only the shared Redis link uses it
+  'NativeModule internal/webstreams/transformstream', // web streams: only the OpenAI transport
+  'NativeModule worker_threads', // what node:util's ESM facade drags in through its getters
+];
+
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  requireBuild();
+  dir = await mkdtemp(join(tmpdir(), 'openmates-cold-start-'));
+  const doc = { url: 'https://example.org/quokka', title: 'Quokka habits', body: 'The quokka is a marsupial.' };
+  await writeFile(join(dir, 'pages.jsonl'), `${JSON.stringify(doc)}\n`);
+  // Written at exit by a preloaded module: every builtin the process loaded, in order.
+  await writeFile(
+    join(dir, 'loaded.mjs'),
+    `import { writeFileSync } from 'node:fs';
+process.on('exit', () => writeFileSync(process.env.LOADED_LIST, process.moduleLoadList.join('\\n')));
+`,
+  );
+  env = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+  const added = await runCli(['index', 'add', join(dir, 'pages.jsonl')], env);
+  expect(added.code).toBe(0);
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the cold start of openmates search', () => {
+  it('imports no builtin as an ES module in the bundle (each would build a facade running every lazy getter)', async () => {
+    const files = (await readdir(DIST, { recursive: true })).filter((file) => file.endsWith('.js'));
+    expect(files).toContain('fast-search.js');
+    for (const file of files) expect(await readFile(join(DIST, file), 'utf8')).not.toMatch(/^import .* from "node:/m);
+  });
+
+  it('answers a local search without loading node:crypto, web streams or worker_threads', async () => {
+    const list = join(dir, 'loaded.txt');
+    const search = await runProcess(
+      process.execPath,
+      ['--import', join(dir, 'loaded.mjs'), BIN, 'search', 'quokka', '--json'],
+      { ...env, LOADED_LIST: list },
+    );
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain('Quokka habits');
+    const loaded = (await readFile(list, 'utf8')).split('\n');
+    expect(loaded).toContain('NativeModule internal/modules/esm/loader');
+    for (const module of NOT_ON_A_LOCAL_SEARCH) expect(loaded).not.toContain(module);
+  });
+});
