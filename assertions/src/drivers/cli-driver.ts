@@ -3,12 +3,16 @@ import { fileURLToPath } from 'node:url';
 import {
   ErrorResponseSchema,
   exitCode,
+  LIST_SEPARATOR,
+  REQUEST_FIELDS,
+  type RequestField,
   searchExitCode,
+  valueFromText,
   type WebSearchResponse,
   WebSearchResponseSchema,
 } from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
-import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+import { canonicalOutcome, type Outcome, outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import type { PersonGroup, PersonView } from '../person-view.ts';
 import { cliHumanView } from './cli-human-view.ts';
 
@@ -55,11 +59,92 @@ function inRequestOrder(view: PersonView, response: WebSearchResponse | undefine
   return { ...view, groups };
 }
 
+const QUERY = 'query';
+
+/** The flag words of one field's value, or undefined when the flag cannot say exactly this value. */
+function flagWords(field: RequestField, value: unknown): string[] | undefined {
+  const flag = field.flag;
+  if (!flag) return undefined;
+  if (field.kind === 'boolean')
+    return typeof value === 'boolean' ? [value ? `--${flag.name}` : `--no-${flag.name}`] : undefined;
+  if (field.kind === 'list') {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    const plain = value.every(
+      (entry) => typeof entry === 'string' && entry === entry.trim() && entry !== '' && !entry.includes(LIST_SEPARATOR),
+    );
+    return plain ? value.flatMap((entry: string) => [`--${flag.name}`, entry]) : undefined;
+  }
+  const text = String(value);
+  if (text === '' || text.startsWith('-') || JSON.stringify(valueFromText(field, text)) !== JSON.stringify(value))
+    return undefined;
+  return [`--${flag.name}`, text];
+}
+
+/**
+ * The case's request as a person types it: `openmates search Q1 Q2 --flag V …`, every flag from the
+ * field table (a list field's flag repeated). Only a request whose queries carry no id and share
+ * every option can be said that way; otherwise undefined.
+ */
+export function flagLine(request: unknown): string[] | undefined {
+  const items = (request as { requests?: unknown } | undefined)?.requests;
+  if (!Array.isArray(items) || items.length === 0 || !items.every((i) => i !== null && typeof i === 'object'))
+    return undefined;
+  const rows = items as Record<string, unknown>[];
+  const queries: string[] = [];
+  for (const row of rows) {
+    const query = row[QUERY];
+    if (typeof query !== 'string' || query !== query.trim() || query === '' || query.startsWith('-')) return undefined;
+    queries.push(query);
+  }
+  const names = new Set(rows.flatMap((row) => Object.keys(row)));
+  const words: string[] = [];
+  for (const name of names) {
+    if (name === QUERY) continue;
+    const field = REQUEST_FIELDS.find((f) => f.name === name);
+    if (!field) return undefined;
+    const shared = JSON.stringify(rows[0]?.[name]);
+    if (!rows.every((row) => JSON.stringify(row[name]) === shared)) return undefined;
+    const said = flagWords(field, rows[0]?.[name]);
+    if (!said) return undefined;
+    words.push(...said);
+  }
+  return [...queries, ...words];
+}
+
 /**
  * The CLI in process mode (the engine inside the child), reading the case's request from stdin:
  * once with `--json` (the document), once as a person runs it (the human output, read back into the
- * person view; cli-human-view.ts names what it must show).
+ * person view; cli-human-view.ts names what it must show), and, when flags can say the request
+ * (`flagLine`), once more typed as `openmates search QUERY --flag VALUE …`, which must give the same
+ * outcome and exit code.
  */
+/** Throws unless the flag line's run gave the outcome and exit code of the request sent on stdin. */
+function checkFlagged(
+  outcome: Outcome,
+  flagged: { code: number | null; stdout: string; stderr: string },
+  expectedCode: number,
+  line: string[],
+): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(flagged.stdout);
+  } catch {
+    throw new Error(
+      `cli flags (${line.join(' ')}) printed no JSON (exit ${flagged.code}): ${flagged.stderr.split('\n')[0]}`,
+    );
+  }
+  const isResponse = body !== null && typeof body === 'object' && 'results' in body;
+  const got = isResponse
+    ? outcomeOfResponse(WebSearchResponseSchema.parse(body))
+    : outcomeOfError(ErrorResponseSchema.parse(body));
+  if (canonicalOutcome(got) !== canonicalOutcome(outcome))
+    throw new Error(
+      `cli flags (${line.join(' ')}) differ from the same request on stdin: ${canonicalOutcome(got)} ≠ ${canonicalOutcome(outcome)}`,
+    );
+  if (flagged.code !== expectedCode)
+    throw new Error(`cli flags exited ${flagged.code}, the contract says ${expectedCode}`);
+}
+
 export function createCliDriver(): SurfaceDriver {
   return {
     surface: 'cli',
@@ -74,7 +159,12 @@ export function createCliDriver(): SurfaceDriver {
         ...environment.env,
         COLUMNS: '100000',
       });
-      const transcript = `exit ${code}\n${stdout}\n${stderr}\nexit ${human.code}\n${human.stdout}\n${human.stderr}`;
+      // The same request typed as flags (built from the field table), when flags can say it.
+      const line = flagLine(testCase.request);
+      const flagged = line ? await runCli(['search', ...line, '--json'], '', environment.env) : undefined;
+      const transcript = `exit ${code}\n${stdout}\n${stderr}\nexit ${human.code}\n${human.stdout}\n${human.stderr}${
+        flagged ? `\nexit ${flagged.code}\n${flagged.stdout}\n${flagged.stderr}` : ''
+      }`;
       let body: unknown;
       try {
         body = JSON.parse(stdout);
@@ -89,8 +179,10 @@ export function createCliDriver(): SurfaceDriver {
       if (code !== expectedCode) throw new Error(`cli exited ${code}, the contract says ${expectedCode}`);
       if (human.code !== expectedCode)
         throw new Error(`cli (human output) exited ${human.code}, the contract says ${expectedCode}`);
+      const outcome = response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' });
+      if (flagged) checkFlagged(outcome, flagged, expectedCode, line ?? []);
       return {
-        outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
+        outcome,
         transcript,
         document: body,
         view: inRequestOrder(cliHumanView(human.stdout), response),
