@@ -232,6 +232,48 @@ describe('Brave: freshness and domains', () => {
   });
 });
 
+describe('skill info', () => {
+  it('lists, per provider, how it applies each scope field', async () => {
+    const options = (engine: Engine) => {
+      const info = engine.skillInfo('0.0.0').options;
+      const where = (option: string) =>
+        ['honoured', 'conditional', 'unsupported'].filter((list) =>
+          list === 'honoured'
+            ? info.honoured.includes(option as never)
+            : (info[list as 'conditional' | 'unsupported'] ?? []).some((entry) => entry.option === option),
+        );
+      return Object.fromEntries(['freshness', 'include_domains', 'exclude_domains'].map((o) => [o, where(o)]));
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'openmates-scope-'));
+    const local = engineFor({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') }).engine;
+    try {
+      expect(options(braveEngine().engine)).toEqual({
+        freshness: ['honoured'],
+        include_domains: ['honoured'],
+        exclude_domains: ['honoured'],
+      });
+      expect(options(searxngEngine().engine)).toEqual({
+        freshness: ['conditional'],
+        include_domains: ['honoured'],
+        exclude_domains: ['honoured'],
+      });
+      expect(options(openaiEngine().engine)).toEqual({
+        freshness: ['unsupported'],
+        include_domains: ['honoured'],
+        exclude_domains: ['conditional'],
+      });
+      expect(options(local)).toEqual({
+        freshness: ['honoured'],
+        include_domains: ['honoured'],
+        exclude_domains: ['honoured'],
+      });
+    } finally {
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the cache', () => {
   it('never answers one scope with another’s entry', async () => {
     const { engine } = engineFor({
