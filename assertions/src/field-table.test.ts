@@ -8,31 +8,17 @@ import {
   cacheIdentity,
   normalizeItems,
   REQUEST_FIELDS,
-  type RequestField,
   toIssues,
-  z,
 } from '@openmates/contract';
 import { renderReference } from '@openmates/contract/reference';
+import { PROBE_FIELD } from '@openmates/fixtures';
 import { toolInputSchema } from '@openmates/mcp';
 import { readSearchForm, toSearchRequest } from '@openmates/web/search-form';
 import { describe, expect, it } from 'vitest';
 
-const PROBE_DESCRIPTION = 'A throwaway field that proves the table reaches every surface.';
+const PROBE_DESCRIPTION = PROBE_FIELD.description;
 
-const probe = {
-  name: 'x_probe',
-  kind: 'text',
-  schema: z.string(),
-  description: PROBE_DESCRIPTION,
-  normalize: (value: string | undefined) => value,
-  cacheKey: true,
-  providerOption: false,
-  flag: { name: 'x-probe', valueName: 'V', help: 'The probe.' },
-  control: { control: 'text', label: 'Probe', help: 'The probe.' },
-  link: { param: 'xp', broadcast: true },
-} as const satisfies RequestField;
-
-const fields = [...REQUEST_FIELDS, probe] as const;
+const fields = [...REQUEST_FIELDS, PROBE_FIELD] as const;
 
 describe('a field added to the request-field table', () => {
   it('is accepted by the item schema and kept by the normalizer', () => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Parser } from '@oclif/core';
-import { REQUEST_FIELDS, type RequestField, type RequestFields, z } from '@openmates/contract';
+import { REQUEST_FIELDS, type RequestField, type RequestFields } from '@openmates/contract';
+import { LIST_PROBE_FIELD as LIST_PROBE, PROBE_FIELD as PROBE } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
 import Search, { oclifSearchFlags, searchArgs, searchFlags } from '../src/commands/search.ts';
 import { parseFastSearchArgs } from '../src/fast-search.ts';
@@ -9,30 +10,6 @@ import { COMMAND_FLAGS, type SearchFlagValues, searchFlagTable } from '../src/se
 
 // Throwaway fields added to a copy of the contract's table: a flag appears on both parsers and
 // reaches the built request from its table entry alone.
-const PROBE: RequestField = {
-  name: 'x_probe',
-  kind: 'text',
-  schema: z.string(),
-  description: 'A probe field.',
-  normalize: (value: string) => value,
-  cacheKey: true,
-  providerOption: false,
-  flag: { name: 'x-probe', valueName: 'V', help: 'Probe.' },
-  control: { control: 'text', label: 'Probe', help: 'Probe.' },
-  link: { param: 'xp', broadcast: true },
-};
-const LIST_PROBE: RequestField = {
-  name: 'x_list',
-  kind: 'list',
-  schema: z.array(z.string()),
-  description: 'A list probe field.',
-  normalize: (value: string[]) => value,
-  cacheKey: true,
-  providerOption: false,
-  flag: { name: 'x-list', valueName: 'ITEM', help: 'List probe.' },
-  control: { control: 'list', label: 'List probe', help: 'List probe.' },
-  link: { param: 'xl', broadcast: true },
-};
 const TABLE: RequestFields = [...REQUEST_FIELDS, PROBE, LIST_PROBE];
 
 const noStdin = () => Readable.from([]);
@@ -100,7 +77,7 @@ describe('the flag tables', () => {
 
   it("gives oclif's help the entry's value name and help line", () => {
     const flags = oclifSearchFlags(TABLE);
-    expect(flags['x-probe']).toMatchObject({ type: 'option', helpValue: 'V', description: 'Probe.' });
+    expect(flags['x-probe']).toMatchObject({ type: 'option', helpValue: 'V', description: 'The probe.' });
     expect(flags['x-list']).toMatchObject({ type: 'option', multiple: true, helpValue: 'ITEM' });
     expect(flags['filter-tabloids']).toMatchObject({ type: 'boolean', allowNo: true });
     expect(flags.count).toMatchObject({ helpValue: 'N', description: expect.stringContaining('Results per query') });

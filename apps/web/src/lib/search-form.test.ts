@@ -1,4 +1,5 @@
 import { REQUEST_FIELDS, type RequestField, type RequestFields, z } from '@openmates/contract';
+import { PROBE_FIELD as PROBE } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
 import { blankRow, formIntent, optionSummary, readSearchForm, rowParams, toSearchRequest } from './search-form.ts';
 
@@ -147,19 +148,6 @@ describe('options summary', () => {
 function withField(field: RequestField): RequestFields {
   return [...REQUEST_FIELDS, field];
 }
-
-const PROBE: RequestField = {
-  name: 'x_probe',
-  kind: 'text',
-  schema: z.string(),
-  description: 'A probe field.',
-  normalize: (v: string) => v,
-  cacheKey: true,
-  providerOption: false,
-  flag: { name: 'x-probe', valueName: 'V', help: 'Probe.' },
-  control: { control: 'text', label: 'Probe', help: 'Probe.' },
-  link: { param: 'xp', broadcast: true },
-};
 
 const SITES: RequestField = {
   name: 'x_sites',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Issue, REQUEST_FIELDS, type RequestField, z } from '@openmates/contract';
+import { PROBE_FIELD as PROBE } from '@openmates/fixtures';
 import type { Component } from 'svelte';
 import { compile } from 'svelte/compiler';
 import { render } from 'svelte/server';
@@ -71,19 +72,6 @@ const SITES: RequestField = {
   link: { param: 'sites', broadcast: true },
 };
 
-const PROBE: RequestField = {
-  name: 'x_probe',
-  kind: 'text',
-  schema: z.string(),
-  description: 'A probe field.',
-  normalize: (v: string) => v,
-  cacheKey: true,
-  providerOption: false,
-  flag: { name: 'x-probe', valueName: 'V', help: 'Probe.' },
-  control: { control: 'text', label: 'Probe', help: 'Probe.' },
-  link: { param: 'xp', broadcast: true },
-};
-
 describe('the options disclosure', () => {
   it("shows a shared link's values as it sent them, matching choices in any case", () => {
     const body = html('q=a&q=b&q=c&country=de&country=XX&safesearch=STRICT&tabloids=0&tabloids=maybe');
@@ -101,7 +89,7 @@ describe('the options disclosure', () => {
     expect(tag(body, 'xp-0')).toContain('value="v"');
     expect(tag(body, 'xp-0')).toContain('name="xp"');
     expect(body).toContain('<label for="xp-0">Probe <span class="visually-hidden">for query 1</span></label>');
-    expect(body).toContain('<p class="field-hint" id="xp-0-hint">Probe.</p>');
+    expect(body).toContain('<p class="field-hint" id="xp-0-hint">The probe.</p>');
   });
 
   it('renders each field of the table under its link parameter, labelled for its query', () => {
