@@ -10,7 +10,10 @@ const ordinary = (query: string, count: number) =>
   expectedBraveResults(query, count).map(({ url, title, description }) => ({ url, title, description }));
 
 /** The SDK columns: the SDK's cases, without MCP (no retries of its own) and REST's raw event stream. */
-const SDK_COLUMNS = { surfaces: ['sdk'], except: ['mcp', 'mcp-http', 'stream'] } as const;
+const SDK_COLUMNS = {
+  surfaces: ['sdk'],
+  except: ['mcp', 'mcp-http', 'mcp-2026', 'mcp-http-2026', 'stream'],
+} as const;
 
 /** An ErrorResponse as the server answers `code`. */
 function refusal(code: ErrorCode, headers: Record<string, string> = {}): ScriptedAnswer {
