@@ -170,7 +170,9 @@ describe('the web column', () => {
     const named = CASES.filter((c) => c.formCannotExpress !== undefined);
     for (const c of named) {
       expect(applies(c, core), `${c.name} is a core case`).toBe(true);
-      expect(c.formCannotExpress).toMatch(/^(batch size|JSON type|unknown field|transport): /);
+      expect(c.formCannotExpress).toMatch(
+        /^(batch size|batch shape|JSON type|unknown field|transport|provider option): /,
+      );
     }
     expect(CASES.filter((c) => applies(c, web))).toHaveLength(coreCases.length - named.length);
   });

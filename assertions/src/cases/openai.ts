@@ -48,7 +48,7 @@ export const openaiCases: ParityCase[] = [
     provider,
     request: { requests: [{ query: 'anything', safesearch: 'strict' }] },
     formCannotExpress:
-      'the GUI disables the safe search control on a provider without one (skill info lists safesearch as unsupported).',
+      'provider option: the GUI disables the safe search control on a provider without one (skill info lists safesearch as unsupported).',
     expect: { code: 'invalid_request', issuePaths: ['requests[0].safesearch'], groups: [] },
   },
   {

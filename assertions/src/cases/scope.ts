@@ -274,7 +274,7 @@ const openaiCases: ParityCase[] = [
     description: 'freshness on OpenAI’s hosted search (no date filter) is a 400 naming freshness, before any call.',
     provider: 'openai',
     request: { requests: [{ query: 'scoped x', freshness: 'week' }] },
-    formCannotExpress: 'the GUI disables the freshness control where the provider cannot apply it.',
+    formCannotExpress: 'provider option: the GUI disables the freshness control where the provider cannot apply it.',
     expect: invalid(['requests[0].freshness']),
     received: noCall,
   },
