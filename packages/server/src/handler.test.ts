@@ -248,14 +248,14 @@ describe('routes', () => {
     expect(await response.json()).toEqual(committedOpenapi);
   });
 
-  it('serves skill info with the fingerprint and the eight assertion ids', async () => {
+  it('serves skill info with the fingerprint and every assertion id of the catalogue', async () => {
     const response = await fetch(server.url + PATHS.search);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const info = SkillInfoSchema.parse(await response.json());
     expect(info.fingerprint).toBe(CONTRACT_FINGERPRINT);
     expect(info.assertions).toEqual([...ASSERTION_IDS]);
-    expect(info.assertions).toHaveLength(8);
+    expect(info.assertions.length).toBeGreaterThan(0);
     expect(info.provider.id).toBe('brave');
     expect(info.limits.max_query_words).toBe(50);
     expect(info.version).toBe('0.0.0-test');
