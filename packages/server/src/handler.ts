@@ -89,12 +89,28 @@ function toResponse(plain: PlainResponse): Response {
  * are copied instead.
  */
 function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const apply = (target: Headers) => {
+    for (const [name, value] of Object.entries(headers)) {
+      // `Vary` lists every header the answer depends on: one already there stays.
+      const vary = name === 'vary' ? target.get('vary') : null;
+      target.set(
+        name,
+        vary &&
+          !vary
+            .toLowerCase()
+            .split(/\s*,\s*/)
+            .includes(value.toLowerCase())
+          ? `${vary}, ${value}`
+          : value,
+      );
+    }
+  };
   try {
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    apply(response.headers);
     return response;
   } catch {
     const copy = new Headers(response.headers);
-    for (const [name, value] of Object.entries(headers)) copy.set(name, value);
+    apply(copy);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers: copy });
   }
 }

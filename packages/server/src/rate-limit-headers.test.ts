@@ -8,6 +8,7 @@ import {
 } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadServerConfig } from './env.ts';
 import { startTestServer, type TestServer } from './test-support.ts';
 
 const KEY = 'rate-limit-test-key-0123456789';
@@ -60,8 +61,9 @@ describe('rate-limit headers', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-policy')).toBe('"per-key";q=3;w=90');
     expect(first.headers.get('ratelimit')).toMatch(/^"per-key";r=2;t=\d+$/);
+    // The limiter's own window: past a minute, so not the default.
     const reset = stateOf(first)?.reset_seconds ?? -1;
-    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeGreaterThan(60);
     expect(reset).toBeLessThanOrEqual(90);
     // A body refused after the count still says what it cost.
     const refused = await search(server.url, {}, 'not json');
@@ -127,6 +129,15 @@ describe('rate-limit headers', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('OPENMATES_RATE_LIMIT_WINDOW_S', () => {
+  it('defaults to a minute and refuses anything but whole seconds from 1 to 86400, by name', () => {
+    expect(loadServerConfig({}).rateLimitWindowS).toBe(60);
+    expect(loadServerConfig({ OPENMATES_RATE_LIMIT_WINDOW_S: '5' }).rateLimitWindowS).toBe(5);
+    for (const bad of ['0', '1.5', 'soon', '86401'])
+      expect(() => loadServerConfig({ OPENMATES_RATE_LIMIT_WINDOW_S: bad })).toThrow(/OPENMATES_RATE_LIMIT_WINDOW_S/);
   });
 });
 
