@@ -126,6 +126,14 @@ describe('rate-limit headers', () => {
       })) as CallToolResult;
       expect(result.isError).toBeUndefined();
       expect(seen.map(stateOf).find((s) => s !== undefined)).toMatchObject({ limit: 3, remaining: 0 });
+      // A refused call says so in its own answer's headers too.
+      seen.length = 0;
+      const refused = (await client.callTool({
+        name: 'web_search',
+        arguments: { requests: [{ query: 'rust' }] },
+      })) as CallToolResult;
+      expect(refused.structuredContent).toMatchObject({ code: 'rate_limited' });
+      expect(seen.map(stateOf).find((s) => s !== undefined)).toMatchObject({ limit: 3, remaining: 0 });
     } finally {
       await client.close();
     }
