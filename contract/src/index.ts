@@ -9,6 +9,7 @@ export * from './normalize.ts';
 export * from './openapi.ts';
 export * from './paths.ts';
 export * from './providers.ts';
+export * from './rate-limit.ts';
 export * from './request-schemas.ts';
 export * from './response-schemas.ts';
 export * from './routes.ts';

@@ -72,6 +72,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
  */
 export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
+/** The per-key limit's window when `OPENMATES_RATE_LIMIT_WINDOW_S` is unset. */
+export const DEFAULT_RATE_LIMIT_WINDOW_S = 60;
 /** Shared state in Redis (SPEC §8.1): per-command timeout and key prefix. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 100;
 export const DEFAULT_REDIS_PREFIX = 'openmates:';

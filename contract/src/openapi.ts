@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ERROR_TABLE } from './errors.ts';
 import { REQUEST_FIELDS, type RequestFields } from './fields.ts';
+import { RATE_LIMIT_ROUTE_HEADERS } from './rate-limit.ts';
 import {
   buildItemSchema,
   buildRequestSchema,
@@ -68,6 +69,10 @@ function responses(route: RouteDefinition, variants: readonly RouteDefinition[])
           }
         : extra;
     }
+  // A counted route's answers carry the caller's rate-limit state; a 401 is refused before counting.
+  if (route.rateLimited)
+    for (const [status, answer] of Object.entries(merged))
+      if (Number(status) !== 401) answer.headers = { ...RATE_LIMIT_ROUTE_HEADERS, ...answer.headers };
   return merged;
 }
 

@@ -1,5 +1,6 @@
 import { REQUEST_OPTIONS } from './fields.ts';
 import { PROVIDER_IDS } from './providers.ts';
+import { RateLimitStateSchema } from './rate-limit.ts';
 import { z } from './zod.ts';
 
 export const SkillInfoSchema = z
@@ -46,6 +47,10 @@ export const SkillInfoSchema = z
       description: 'The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code.',
     }),
     assertions: z.array(z.string()).openapi({ description: 'The assertion ids this server is tested against.' }),
+    rate_limit: RateLimitStateSchema.optional().openapi({
+      description:
+        "The caller's current state under the per-key limit, read without counting this request; absent when the limit is off.",
+    }),
   })
   .openapi('SkillInfo', { description: 'What this server offers: limits, provider, options and fingerprint.' });
 export type SkillInfo = z.infer<typeof SkillInfoSchema>;

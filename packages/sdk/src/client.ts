@@ -1,3 +1,4 @@
+import { APIPromise } from './api-promise.ts';
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
 import { DEFAULT_BASE_URL } from './generated/openapi.ts';
@@ -103,14 +104,19 @@ export class OpenMates {
 
   /**
    * Sends one API call, retrying 429, 503, a 502 with `Retry-After` and connection failures, and resolves to the parsed JSON
-   * body of a 2xx answer. Rejects with an `OpenMatesError`, or with the signal's reason on abort.
+   * body of a 2xx answer (`.withResponse()` adds its headers and rate-limit state). Rejects with an
+   * `OpenMatesError`, or with the signal's reason on abort.
    */
-  async request<T>(request: APIRequest): Promise<T> {
-    const answer = await this.#retrying(request, async (timeout) => {
-      const { status, headers, text } = await this.#attempt(request, timeout);
-      return { status, headers, text: async () => text, value: { status, text } };
-    });
-    return parseSuccess<T>(answer);
+  request<T>(request: APIRequest): APIPromise<T> {
+    return new APIPromise<T>(
+      (async () => {
+        const answer = await this.#retrying(request, async (timeout) => {
+          const { status, headers, text } = await this.#attempt(request, timeout);
+          return { status, headers, text: async () => text, value: { status, headers, text } };
+        });
+        return { data: parseSuccess<T>(answer), status: answer.status, headers: answer.headers };
+      })(),
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ErrorCode, ErrorResponse, Issue, WebSearchResponse } from './generated/openapi.ts';
 import { ERROR_CLASS_FALLBACK, ERROR_CLASSES, type ErrorClassName } from './generated/policy.ts';
+import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 
 /** The base class of every error this SDK throws (a caller's abort excepted: that is the platform's AbortError). */
 export class OpenMatesError extends Error {
@@ -27,6 +28,8 @@ export class APIError extends OpenMatesError {
   readonly headers: Headers;
   /** The parsed JSON body, or its text when it was not JSON, or undefined when empty. */
   readonly body: unknown;
+  /** The caller's rate-limit state after this answer (on a 429: `remaining` 0); undefined when the call was not counted. */
+  readonly rateLimit: RateLimit | undefined;
 
   constructor({ status, headers, body }: APIErrorInit) {
     const fields = contractFields(body);
@@ -37,6 +40,7 @@ export class APIError extends OpenMatesError {
     this.requestId = fields.requestId ?? headers.get('x-request-id') ?? undefined;
     this.headers = headers;
     this.body = body;
+    this.rateLimit = parseRateLimit(headers);
   }
 
   /**

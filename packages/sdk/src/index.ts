@@ -1,3 +1,5 @@
+export type { WithResponse } from './api-promise.ts';
+export { APIPromise } from './api-promise.ts';
 export type { APIRequest, ClientOptions, RequestOptions, RetryInfo } from './client.ts';
 export { OpenMates } from './client.ts';
 export {
@@ -40,6 +42,7 @@ export type {
   WebSearchResult,
 } from './generated/openapi.ts';
 export { API_VERSION, CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, SEARCH_PATH } from './generated/openapi.ts';
+export type { RateLimit } from './rate-limit.ts';
 export { SearchStream } from './search-stream.ts';
 export { VERSION } from './version.ts';
 export type { SearchParams, SearchResult, SkillInfoResult } from './web-app.ts';

@@ -1,3 +1,4 @@
+import type { APIPromise } from './api-promise.ts';
 import type { APIRequest, RequestOptions } from './client.ts';
 import type { paths } from './generated/openapi.ts';
 import { API_ROUTES, type SEARCH_PATH } from './generated/openapi.ts';
@@ -12,7 +13,7 @@ export type SearchResult = Search['post']['responses'][200]['content']['applicat
 export type SkillInfoResult = Search['get']['responses'][200]['content']['application/json'];
 
 interface Requester {
-  request<T>(request: APIRequest): Promise<T>;
+  request<T>(request: APIRequest): APIPromise<T>;
   openStream(request: APIRequest): Promise<Response>;
   readonly timeout: number;
 }
@@ -30,7 +31,7 @@ export class WebApp {
    * group that failed at the provider carries `error` (when all fail, a `ProviderError` is thrown
    * with the same response).
    */
-  search(request: SearchParams, options: RequestOptions = {}): Promise<SearchResult> {
+  search(request: SearchParams, options: RequestOptions = {}): APIPromise<SearchResult> {
     return this.#client.request<SearchResult>({ ...options, ...API_ROUTES.search, body: request });
   }
 
@@ -50,8 +51,11 @@ export class WebApp {
     );
   }
 
-  /** The skill info: limits, the provider, the options it honours, the contract fingerprint. */
-  info(options: RequestOptions = {}): Promise<SkillInfoResult> {
+  /**
+   * The skill info: limits, the provider, the options it honours, the contract fingerprint, and the
+   * caller's `rate_limit` state (not counted against it).
+   */
+  info(options: RequestOptions = {}): APIPromise<SkillInfoResult> {
     return this.#client.request<SkillInfoResult>({ ...options, ...API_ROUTES.skillInfo });
   }
 }

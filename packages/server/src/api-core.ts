@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CORS_ALLOWED_REQUEST_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE_S,
   type ErrorCode,
   EVENT_STREAM_MEDIA_TYPE,
   httpStatus,
   PATHS,
+  RATE_LIMIT_POLICY,
+  type RateLimitState,
+  rateLimitHeaders,
   routeTemplate,
   type SearchStreamEvent,
   searchStatus,
@@ -31,6 +37,8 @@ export interface PlainRequest {
   remoteAddress?: string;
   /** `X-Forwarded-For`, read only when the connection comes from a trusted proxy. */
   forwardedFor?: string | null;
+  /** The `Origin` header, `null` when absent: an allowed one gets the CORS headers. */
+  origin?: string | null;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
   /** Reads the JSON body's text under the body limit; rejects with EngineError 415 or 413. */
@@ -61,9 +69,33 @@ export interface ApiCore {
   shuttingDown(requestId: string): PlainResponse;
   /** The caller's key (`null` when no keys are configured); throws EngineError 401 without a valid one. */
   requireKey(authorization: string | null): string | null;
-  /** Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait). */
-  admit(authorization: string | null, remoteAddress: string | undefined, forwardedFor?: string | null): Promise<void>;
-  /** The headers an error answer carries (`WWW-Authenticate`, `Retry-After`). */
+  /**
+   * Auth then rate limit; throws EngineError 401 or 429 (with the seconds to wait and the limit's
+   * headers). Resolves to the `RateLimit` and `RateLimit-Policy` headers of the counted request
+   * (none when the limit is off).
+   */
+  admit(
+    authorization: string | null,
+    remoteAddress: string | undefined,
+    forwardedFor?: string | null,
+  ): Promise<Record<string, string>>;
+  /**
+   * The caller's state under the limit without counting anything (skill info); `undefined` when the
+   * limit is off. Throws EngineError 401 without a valid key.
+   */
+  peek(
+    authorization: string | null,
+    remoteAddress: string | undefined,
+    forwardedFor?: string | null,
+  ): Promise<RateLimitState | undefined>;
+  /**
+   * The CORS headers of an actual answer for this `Origin`: none unless it is one of
+   * `OPENMATES_ALLOWED_ORIGINS`; `Vary: Origin` whenever that list is set, since answers differ by origin.
+   */
+  cors(origin: string | null | undefined): Record<string, string>;
+  /** The answer to a preflight from an allowed origin (204), `undefined` for any other origin. */
+  preflight(origin: string | null | undefined, allow: readonly string[]): PlainResponse | undefined;
+  /** The headers an error answer carries (`WWW-Authenticate`, `Retry-After`, the rate limit's). */
   errorHeaders(error: EngineError): Record<string, string>;
   /** The JSON answer for a thrown error: the contract's body for an EngineError, 499 or 500 otherwise. */
   failure(error: unknown, requestId: string, aborted: boolean): PlainResponse;
@@ -127,7 +159,9 @@ export function createApiCore(
   const log: Logger = engine.logger.child({ component: 'server' });
   let draining = false;
   const authenticate = createAuthenticator(config.apiKeys);
-  const limiter = createLimiter(engine, config.rateLimitPerMin);
+  const limiter = createLimiter(engine, config.rateLimit, config.rateLimitWindowS);
+  const stateHeaders = (state: RateLimitState) => rateLimitHeaders(state, config.rateLimitWindowS);
+  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => new URL(origin).origin));
   // In Redis an identity is an HMAC: neither keys nor addresses are stored. One costs about 20 µs
   // on a busy server and every request needs one, so the identities seen lately keep theirs.
   const limitKeys = new LRUCache<string, string>({ max: 4096 });
@@ -154,33 +188,86 @@ export function createApiCore(
     return key;
   }
 
+  /** The limiter's key for a caller: its API key, else its address. */
+  function identityOf(key: string | null, remoteAddress: string | undefined, forwardedFor?: string | null): string {
+    return limitKey(key ?? clientAddress(remoteAddress, forwardedFor, config.trustProxy) ?? 'anonymous');
+  }
+
+  /** A limiter answer as the caller's state. */
+  function stateOf(res: RateLimiterRes): RateLimitState {
+    return {
+      limit: config.rateLimit,
+      remaining: Math.max(0, res.remainingPoints),
+      reset_seconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
+      policy: RATE_LIMIT_POLICY,
+    };
+  }
+
   async function admit(
     authorization: string | null,
     remoteAddress: string | undefined,
     forwardedFor?: string | null,
-  ): Promise<void> {
+  ): Promise<Record<string, string>> {
     const key = requireKey(authorization);
-    if (!limiter) return;
-    const identity = key ?? clientAddress(remoteAddress, forwardedFor, config.trustProxy) ?? 'anonymous';
+    if (!limiter) return {};
     try {
-      await limiter.consume(limitKey(identity));
+      return stateHeaders(stateOf(await limiter.consume(identityOf(key, remoteAddress, forwardedFor))));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       metrics.rateLimited();
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       throw Object.assign(
         new EngineError('rate_limited', `Too many requests for this API key; retry in ${seconds} s.`),
-        { retryAfter: seconds },
+        { retryAfter: seconds, rateLimit: stateHeaders({ ...stateOf(rejection), reset_seconds: seconds }) },
       );
     }
+  }
+
+  async function peek(
+    authorization: string | null,
+    remoteAddress: string | undefined,
+    forwardedFor?: string | null,
+  ): Promise<RateLimitState | undefined> {
+    const key = requireKey(authorization);
+    if (!limiter) return undefined;
+    const res = await limiter.get(identityOf(key, remoteAddress, forwardedFor));
+    // Nothing counted in the current window: the whole limit is left and there is nothing to reset.
+    if (res === null)
+      return { limit: config.rateLimit, remaining: config.rateLimit, reset_seconds: 0, policy: RATE_LIMIT_POLICY };
+    return stateOf(res);
+  }
+
+  const exposed = CORS_EXPOSED_HEADERS.join(', ');
+  function cors(origin: string | null | undefined): Record<string, string> {
+    if (allowedOrigins.size === 0) return {};
+    if (!origin || !allowedOrigins.has(origin)) return { vary: 'Origin' };
+    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': exposed, vary: 'Origin' };
+  }
+
+  function preflight(origin: string | null | undefined, allow: readonly string[]): PlainResponse | undefined {
+    if (!origin || !allowedOrigins.has(origin)) return undefined;
+    return {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': origin,
+        'access-control-allow-methods': allow.join(', '),
+        'access-control-allow-headers': CORS_ALLOWED_REQUEST_HEADERS.join(', '),
+        'access-control-max-age': String(CORS_MAX_AGE_S),
+        vary: 'Origin',
+      },
+      body: null,
+    };
   }
 
   function errorHeaders(error: EngineError): Record<string, string> {
     const headers: Record<string, string> = {};
     if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="openmates", charset="UTF-8"';
-    const retryAfter = (error as EngineError & { retryAfter?: number }).retryAfter;
+    const { retryAfter, rateLimit } = error as EngineError & {
+      retryAfter?: number;
+      rateLimit?: Record<string, string>;
+    };
     if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-    return headers;
+    return rateLimit ? { ...headers, ...rateLimit } : headers;
   }
 
   function failure(error: unknown, requestId: string, aborted: boolean): PlainResponse {
@@ -226,12 +313,15 @@ export function createApiCore(
     const requestId = randomUUID();
     const started = performance.now();
     let response: PlainResponse;
+    // Every answer after the count carries the caller's state, refusals of the body included.
+    let counted: Record<string, string> = {};
     try {
       if (draining) throw new Draining();
-      await admit(request.authorization, request.remoteAddress, request.forwardedFor);
+      counted = await admit(request.authorization, request.remoteAddress, request.forwardedFor);
       const text = await request.readBody();
       if (wantsEventStream(request.accept)) {
         response = await streamSearch(parseJsonBody(text), requestId, request, started);
+        Object.assign(response.headers, counted, cors(request.origin));
         // The stream writes its log line when it ends.
         if (response.body instanceof ReadableStream) return response;
       } else {
@@ -255,6 +345,7 @@ export function createApiCore(
       response =
         error instanceof Draining ? shuttingDown(requestId) : failure(error, requestId, request.signal.aborted);
     }
+    Object.assign(response.headers, counted, cors(request.origin));
     response.headers['x-request-id'] = requestId;
     logRequest(requestId, request.method, PATHS.search, response.status, started);
     return response;
@@ -346,6 +437,9 @@ export function createApiCore(
     shuttingDown,
     requireKey,
     admit,
+    peek,
+    cors,
+    preflight,
     errorHeaders,
     failure,
     logRequest,
@@ -358,15 +452,15 @@ export function createApiCore(
  * limiter standing in while Redis is unreachable (`insuranceLimiter`), so a Redis fault never
  * lifts the limit, it only makes it per replica for that time.
  */
-function createLimiter(engine: Engine, perMinute: number): RateLimiterAbstract | undefined {
-  if (perMinute <= 0) return undefined;
-  const memory = new RateLimiterMemory({ points: perMinute, duration: 60 });
+function createLimiter(engine: Engine, points: number, windowS: number): RateLimiterAbstract | undefined {
+  if (points <= 0) return undefined;
+  const memory = new RateLimiterMemory({ points, duration: windowS });
   if (!engine.redis) return memory;
   return new RateLimiterRedis({
     storeClient: engine.redis.client,
     keyPrefix: `${engine.redis.prefix}limit`,
-    points: perMinute,
-    duration: 60,
+    points,
+    duration: windowS,
     insuranceLimiter: memory,
     rejectIfRedisNotReady: true,
   });

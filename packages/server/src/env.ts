@@ -1,5 +1,9 @@
 import type { BlockList } from 'node:net';
-import { DEFAULT_RATE_LIMIT_PER_MIN, DEFAULT_STREAM_KEEPALIVE_MS } from '@openmates/contract';
+import {
+  DEFAULT_RATE_LIMIT_PER_MIN,
+  DEFAULT_RATE_LIMIT_WINDOW_S,
+  DEFAULT_STREAM_KEEPALIVE_MS,
+} from '@openmates/contract';
 import { z } from 'zod';
 import { parseTrustedProxies } from './client-address.ts';
 
@@ -7,8 +11,10 @@ import { parseTrustedProxies } from './client-address.ts';
 export interface ServerConfig {
   /** `OPENMATES_API_KEYS`, comma-separated; empty means no key is required. */
   apiKeys: string[];
-  /** `OPENMATES_RATE_LIMIT_PER_MIN` per key (default 60; 0 turns the limit off). */
-  rateLimitPerMin: number;
+  /** `OPENMATES_RATE_LIMIT_PER_MIN`: requests per key and window (default 60; 0 turns the limit off). */
+  rateLimit: number;
+  /** `OPENMATES_RATE_LIMIT_WINDOW_S`: the limit's window in seconds (default 60). */
+  rateLimitWindowS: number;
   /** `OPENMATES_ALLOWED_ORIGINS`, comma-separated origins the MCP endpoint accepts besides the bound names. */
   allowedOrigins: string[];
   /**
@@ -58,6 +64,13 @@ const EnvSchema = z.object({
     .refine((n) => Number.isSafeInteger(n) && n >= 0, {
       message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
     }),
+  OPENMATES_RATE_LIMIT_WINDOW_S: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_WINDOW_S : Number(s)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 1 && n <= 86_400, {
+      message: 'OPENMATES_RATE_LIMIT_WINDOW_S must be a whole number of seconds from 1 to 86400',
+    }),
   OPENMATES_STREAM_KEEPALIVE_MS: z
     .string()
     .optional()
@@ -105,7 +118,8 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     );
   const config: ServerConfig = {
     apiKeys: keys,
-    rateLimitPerMin: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
+    rateLimit: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
+    rateLimitWindowS: parsed.data.OPENMATES_RATE_LIMIT_WINDOW_S,
     allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
     drainMs: parsed.data.OPENMATES_DRAIN_MS,
     headersTimeoutMs,

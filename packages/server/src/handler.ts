@@ -84,6 +84,38 @@ function toResponse(plain: PlainResponse): Response {
 }
 
 /**
+ * Sets headers on the response itself: re-wrapping it would turn a string body into a stream, which
+ * costs the node bridge its single-write path. Immutable headers (a fallback's fetched response)
+ * are copied instead.
+ */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const apply = (target: Headers) => {
+    for (const [name, value] of Object.entries(headers)) {
+      // `Vary` lists every header the answer depends on: one already there stays.
+      const vary = name === 'vary' ? target.get('vary') : null;
+      target.set(
+        name,
+        vary &&
+          !vary
+            .toLowerCase()
+            .split(/\s*,\s*/)
+            .includes(value.toLowerCase())
+          ? `${vary}, ${value}`
+          : value,
+      );
+    }
+  };
+  try {
+    apply(response.headers);
+    return response;
+  } catch {
+    const copy = new Headers(response.headers);
+    apply(copy);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: copy });
+  }
+}
+
+/**
  * The whole API as one `(Request) => Promise<Response>` handler, so it runs under node:http, inside
  * the SvelteKit app, or anywhere else with the fetch API. REST and tRPC call the same engine.
  */
@@ -143,6 +175,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
 
   async function trpc(request: Request, info: RequestInfo | undefined, requestId: string): Promise<Response> {
     let body: unknown;
+    let counted: Record<string, string> = {};
     try {
       // Refusals are answered here, in tRPC's envelope: tRPC would call createContext only after
       // its own checks, and its pre-context errors carry no request id.
@@ -153,7 +186,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           issues: [{ path: '', message: issueMessage('batchedCalls') }],
         });
       if (core.draining) throw new EngineError('not_configured', SHUTTING_DOWN);
-      await core.admit(
+      counted = await core.admit(
         request.headers.get('authorization'),
         info?.remoteAddress,
         request.headers.get('x-forwarded-for'),
@@ -171,7 +204,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           error.status,
         ),
       };
-      const headers = core.errorHeaders(error);
+      const headers = { ...counted, ...core.errorHeaders(error) };
       if (error.code === 'method_not_allowed') headers.allow = ROUTE_TABLE.trpcSearch.method;
       if (core.draining) headers.connection = 'close';
       return json(error.status, envelope, headers);
@@ -183,7 +216,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
       body: JSON.stringify(body),
       signal: request.signal,
     });
-    return fetchRequestHandler({
+    const answer = await fetchRequestHandler({
       endpoint: PATHS.trpc,
       req: forwarded,
       router: appRouter,
@@ -197,6 +230,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           );
       },
     });
+    return withHeaders(answer, counted);
   }
 
   /**
@@ -221,9 +255,14 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     metrics: (request) => metrics(request),
     // Skill info names the provider and this server's settings: keyed like searches, but not metered,
     // so a client (the GUI's key prompt) can check a key without spending a search.
-    async skillInfo(request) {
-      core.requireKey(request.headers.get('authorization'));
-      return json(200, engine.skillInfo(options.version));
+    async skillInfo(request, info) {
+      // A peek: the caller learns its state without spending a request.
+      const state = await core.peek(
+        request.headers.get('authorization'),
+        info?.remoteAddress,
+        request.headers.get('x-forwarded-for'),
+      );
+      return json(200, { ...engine.skillInfo(options.version), ...(state ? { rate_limit: state } : {}) });
     },
   };
 
@@ -246,6 +285,13 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   const handler = async (request: Request, info?: RequestInfo): Promise<Response> => {
     const { pathname } = new URL(request.url);
     const match = matchRoute(request.method, pathname);
+    const origin = request.headers.get('origin');
+    // A browser's preflight on any route of the table, from an allowed origin; any other preflight
+    // is refused as the method it is (405), as without CORS.
+    if (match && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+      const preflight = core.preflight(origin, match.allow);
+      if (preflight) return toResponse(preflight);
+    }
     if (match?.route?.operation === ROUTE_TABLE.search.operation)
       return toResponse(
         await core.handleSearch({
@@ -254,6 +300,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
           accept: request.headers.get('accept'),
           ...(info?.remoteAddress !== undefined ? { remoteAddress: info.remoteAddress } : {}),
           forwardedFor: request.headers.get('x-forwarded-for'),
+          origin,
           signal: request.signal,
           readBody: () => readBodyText(request, info?.lengthEnforced === true),
         }),
@@ -266,16 +313,8 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     } catch (error) {
       response = toResponse(core.failure(error, requestId, request.signal.aborted));
     }
-    // Set on the response itself: re-wrapping it would turn a string body into a stream, which
-    // costs the node bridge its single-write path. Immutable headers (a fallback's fetched
-    // response) are copied instead.
-    try {
-      response.headers.set('x-request-id', requestId);
-    } catch {
-      const headers = new Headers(response.headers);
-      headers.set('x-request-id', requestId);
-      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-    }
+    // The GUI's own paths (the fallback) are not the API's: no CORS there.
+    response = withHeaders(response, { ...(match ? core.cors(origin) : {}), 'x-request-id': requestId });
     core.logRequest(requestId, request.method, pathname, response.status, started);
     return response;
   };

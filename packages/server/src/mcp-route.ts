@@ -110,16 +110,23 @@ export function createMcpRoute(options: McpRouteOptions) {
       return mcpErrorResponse(core.failure(error, requestId, request.signal.aborted), parsing);
     }
 
+    // The rate-limit headers of the calls this request counted (the last one's state).
+    let counted: Record<string, string> = {};
     admission.set(request, async () => {
       try {
-        await core.admit(authorization, remoteAddress);
+        counted = await core.admit(authorization, remoteAddress);
         return undefined;
       } catch (error) {
         if (!(error instanceof EngineError)) throw error;
+        counted = { ...counted, ...(error as EngineError & { rateLimit?: Record<string, string> }).rateLimit };
         return errorResponse(error.code, { message: error.message });
       }
     });
     core.log.debug({ event: 'mcp', methods: methodsOf(body) }, 'mcp request');
-    return handler.fetch(request, { parsedBody: body });
+    const answer = await handler.fetch(request, { parsedBody: body });
+    if (Object.keys(counted).length === 0) return answer;
+    const headers = new Headers(answer.headers);
+    for (const [name, value] of Object.entries(counted)) headers.set(name, value);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
   };
 }

@@ -120,6 +120,7 @@ function serveSearch(
     accept: request.headers.accept ?? null,
     remoteAddress: request.socket.remoteAddress ?? '',
     forwardedFor: (request.headers['x-forwarded-for'] as string | undefined) ?? null, // node joins repeats with ', '
+    origin: request.headers.origin ?? null,
     signal: aborter.signal,
     readBody: () => readNodeBody(request),
   }).then(

@@ -30,6 +30,8 @@ from ._exceptions import (
     UnsupportedMediaTypeError,
 )
 from ._generated import API_VERSION, ASSERTION_IDS, CONTRACT_FINGERPRINT, DEFAULT_BASE_URL, SEARCH_PATH
+from ._rate_limit import RateLimit
+from ._response import APIResponse
 from ._streaming import AsyncSearchStream, SearchStream
 from ._version import __version__
 
@@ -39,6 +41,8 @@ __all__ = [
     "SearchStream",
     "AsyncSearchStream",
     "RetryInfo",
+    "RateLimit",
+    "APIResponse",
     "OpenMatesError",
     "APIError",
     "BadRequestError",

@@ -307,6 +307,13 @@ def is_event_stream(headers: Mapping[str, str]) -> bool:
     return headers.get("content-type", "").split(";", 1)[0].strip().lower() == "text/event-stream"
 
 
+def check_answer(raw: RawResponse) -> RawResponse:
+    """A 2xx answer as it is; raises the status's `APIError` for any other."""
+    if 200 <= raw.status < 300:
+        return raw
+    raise make_status_error(raw.status, _parse_body(raw.body), raw.headers)
+
+
 def parse_answer(raw: RawResponse) -> object:
     """The parsed JSON of a 2xx answer; raises the status's `APIError` for any other."""
     if 200 <= raw.status < 300:

@@ -15,7 +15,9 @@ from ._base_client import (
     EVENT_STREAM_OR_JSON,
     Call,
     ClientCore,
+    RawResponse,
     OnRetry,
+    check_answer,
     check_on_retry,
     parse_answer,
 )
@@ -87,6 +89,24 @@ class OpenMates(ClientCore):
         )
         return self._retrying(
             call, lambda: parse_answer(_http_sync.send(call.request, call.timeout, self._ssl_context))
+        )
+
+    def request_raw(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> RawResponse:
+        """`request`, returning the 2xx answer unparsed (``with_raw_response`` reads its headers)."""
+        call = self._call(
+            method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+        )
+        return self._retrying(
+            call, lambda: check_answer(_http_sync.send(call.request, call.timeout, self._ssl_context))
         )
 
     def request_stream(
@@ -191,6 +211,26 @@ class AsyncOpenMates(ClientCore):
 
         async def attempt() -> object:
             return parse_answer(await _http_async.send(call.request, call.timeout, self._ssl_context))
+
+        return await self._retrying(call, attempt)
+
+    async def request_raw(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> RawResponse:
+        """`request`, returning the 2xx answer unparsed (``with_raw_response`` reads its headers)."""
+        call = self._call(
+            method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
+        )
+
+        async def attempt() -> RawResponse:
+            return check_answer(await _http_async.send(call.request, call.timeout, self._ssl_context))
 
         return await self._retrying(call, attempt)
 

@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional, Type, cast
 
 from ._generated import ErrorCode, Issue, WebSearchResponse
 from ._generated_policy import ERROR_CLASS_FALLBACK_OTHER, ERROR_CLASS_FALLBACK_SERVER_ERROR, ERROR_CLASSES
+from ._rate_limit import RateLimit, parse_rate_limit
 
 __all__ = [
     "OpenMatesError",
@@ -53,6 +54,9 @@ class APIError(OpenMatesError):
     """The parsed JSON body, or its text when it was not JSON, or None when empty."""
     message: str
     """One line: the status, the code, the server's message and the first few issues."""
+    rate_limit: Optional[RateLimit]
+    """The caller's rate-limit state after this answer (on a 429: ``remaining`` 0); None when the
+    call was not counted."""
 
     def __init__(self, status: int, body: object, headers: Mapping[str, str]) -> None:
         fields = _contract_fields(body)
@@ -65,6 +69,7 @@ class APIError(OpenMatesError):
         self.request_id = request_id if isinstance(request_id, str) else headers.get("x-request-id")
         self.headers = headers
         self.body = body
+        self.rate_limit = parse_rate_limit(headers)
 
 
 class BadRequestError(APIError):

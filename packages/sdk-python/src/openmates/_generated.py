@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "ead3893553acc0aa6eafb954698411d3729815a407d29481ca3d0605585f0fd3"
+CONTRACT_FINGERPRINT: Final = "8a5457ac40cfadbda026637f24e74b489c8fb66933b3a3bed868b2608bf726fa"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -544,10 +544,26 @@ class SkillInfoOptions(_SkillInfoOptionsOptional):
     """Option values this provider refuses with a 400, and why."""
 
 
+class RateLimitState(TypedDict):
+    """The caller's current state under the per-key limit, read without counting this request; absent
+    when the limit is off.
+    """
+
+    limit: int
+    """Requests allowed per window."""
+    remaining: int
+    """Requests left in the current window."""
+    reset_seconds: int
+    """Seconds until the window resets (0: nothing counted in the current window)."""
+    policy: str
+    """The policy's name (`per-key`)."""
+
+
 class _SkillInfoOptional(TypedDict, total=False):
     languages: List[str]
     """The `search_lang` codes the provider supports, when it does not support every ISO 639-1 code.
     """
+    rate_limit: RateLimitState
 
 
 class SkillInfo(_SkillInfoOptional):

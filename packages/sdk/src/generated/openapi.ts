@@ -416,6 +416,18 @@ export interface components {
             languages?: string[];
             /** @description The assertion ids this server is tested against. */
             assertions: string[];
+            rate_limit?: components["schemas"]["RateLimitState"];
+        };
+        /** @description The caller's current state under the per-key limit, read without counting this request; absent when the limit is off. */
+        RateLimitState: {
+            /** @description Requests allowed per window. */
+            limit: number;
+            /** @description Requests left in the current window. */
+            remaining: number;
+            /** @description Seconds until the window resets (0: nothing counted in the current window). */
+            reset_seconds: number;
+            /** @description The policy's name (`per-key`). */
+            policy: string;
         };
         Health: {
             /** @enum {string} */
@@ -460,6 +472,7 @@ export type SearchStreamDoneEvent = components['schemas']['SearchStreamDoneEvent
 export type SearchStreamErrorEvent = components['schemas']['SearchStreamErrorEvent'];
 export type SearchStreamEvent = components['schemas']['SearchStreamEvent'];
 export type SkillInfo = components['schemas']['SkillInfo'];
+export type RateLimitState = components['schemas']['RateLimitState'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
 export type $defs = Record<string, never>;
@@ -509,6 +522,10 @@ export interface operations {
             /** @description Every group succeeded, or at least one did. Failed groups carry `error`; the response-level `error` names them. With `Accept` preferring `text/event-stream` explicitly, every accepted request answers 200 with a stream of events (`Cache-Control: no-store`, `X-Accel-Buffering: no`): a `group` per query as it finishes, then one `done` (the WebSearchResponse, whatever its JSON status would be) or one `error`; comment lines keep the connection alive. */
             200: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -519,6 +536,10 @@ export interface operations {
             /** @description The request is invalid. `issues` lists every problem with its path. */
             400: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -537,6 +558,10 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -546,6 +571,10 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -555,6 +584,10 @@ export interface operations {
             /** @description Too many requests for this API key; retry later. */
             429: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -566,6 +599,10 @@ export interface operations {
             /** @description An internal error occurred. */
             500: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -575,6 +612,10 @@ export interface operations {
             /** @description Every group failed at the provider. The body is a full WebSearchResponse with each group's `error` set. */
             502: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -584,6 +625,10 @@ export interface operations {
             /** @description The selected search provider is not configured. */
             503: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -608,6 +653,10 @@ export interface operations {
             /** @description tRPC result envelope. */
             200: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -621,6 +670,10 @@ export interface operations {
             /** @description tRPC error envelope carrying the contract error. */
             400: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -648,6 +701,10 @@ export interface operations {
             /** @description The JSON-RPC answer, as JSON or as an event stream whose events carry JSON-RPC messages. */
             200: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -663,6 +720,10 @@ export interface operations {
             /** @description Accepted: the body held only notifications or responses. */
             202: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -670,6 +731,10 @@ export interface operations {
             /** @description The request is invalid. The body is not JSON. */
             400: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -688,6 +753,10 @@ export interface operations {
             /** @description Requests from this origin or host name are not allowed. */
             403: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -697,6 +766,10 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -706,6 +779,10 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
+                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -873,7 +950,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "ead3893553acc0aa6eafb954698411d3729815a407d29481ca3d0605585f0fd3";
+export const CONTRACT_FINGERPRINT = "8a5457ac40cfadbda026637f24e74b489c8fb66933b3a3bed868b2608bf726fa";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -3,12 +3,13 @@
 from typing import TYPE_CHECKING, Dict, Mapping, Optional, Sequence, cast
 
 from .._generated import ROUTES, SkillInfo, WebSearchRequestItem, WebSearchResponse
+from .._response import APIResponse
 from .._streaming import AsyncSearchStream, SearchStream
 
 if TYPE_CHECKING:
     from .._client import AsyncOpenMates, OpenMates
 
-__all__ = ["Apps", "AsyncApps", "Web", "AsyncWeb"]
+__all__ = ["Apps", "AsyncApps", "Web", "AsyncWeb", "WebWithRawResponse", "AsyncWebWithRawResponse"]
 
 # The contract's routes these skills call (the route table, generated into _generated.py).
 _SEARCH = ROUTES["search"]
@@ -24,11 +25,109 @@ def _search_body(requests: Sequence[WebSearchRequestItem], extra_body: Optional[
     return body
 
 
-class Web:
-    """The `web` app's skills."""
+class WebWithRawResponse:
+    """`Web`'s calls returning the answer itself (`APIResponse`): its status, headers and
+    ``rate_limit``, with ``parse()`` for the body the plain call returns::
+
+        response = client.apps.web.with_raw_response.search([{"query": "a"}])
+        print(response.rate_limit)  # RateLimit(limit=60, remaining=59, reset_seconds=60, policy='per-key')
+        results = response.parse()
+    """
 
     def __init__(self, client: "OpenMates") -> None:
         self._client = client
+
+    def search(
+        self,
+        requests: Sequence[WebSearchRequestItem],
+        *,
+        extra_body: Optional[Mapping[str, object]] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> APIResponse[WebSearchResponse]:
+        """`Web.search`, with its answer. The same arguments and errors."""
+        raw = self._client.request_raw(
+            _SEARCH.method,
+            _SEARCH.path,
+            body=_search_body(requests, extra_body),
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+        return APIResponse[WebSearchResponse](raw)
+
+    def info(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> APIResponse[SkillInfo]:
+        """`Web.info`, with its answer (not counted: the body's ``rate_limit`` is the current state)."""
+        raw = self._client.request_raw(
+            _SKILL_INFO.method,
+            _SKILL_INFO.path,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+        return APIResponse[SkillInfo](raw)
+
+
+class AsyncWebWithRawResponse:
+    """`AsyncWeb`'s calls returning the answer itself (`APIResponse`), as `WebWithRawResponse`'s."""
+
+    def __init__(self, client: "AsyncOpenMates") -> None:
+        self._client = client
+
+    async def search(
+        self,
+        requests: Sequence[WebSearchRequestItem],
+        *,
+        extra_body: Optional[Mapping[str, object]] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> APIResponse[WebSearchResponse]:
+        """`AsyncWeb.search`, with its answer. The same arguments and errors."""
+        raw = await self._client.request_raw(
+            _SEARCH.method,
+            _SEARCH.path,
+            body=_search_body(requests, extra_body),
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+        return APIResponse[WebSearchResponse](raw)
+
+    async def info(
+        self,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> APIResponse[SkillInfo]:
+        """`AsyncWeb.info`, with its answer."""
+        raw = await self._client.request_raw(
+            _SKILL_INFO.method,
+            _SKILL_INFO.path,
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+        )
+        return APIResponse[SkillInfo](raw)
+
+
+class Web:
+    """The `web` app's skills."""
+
+    with_raw_response: WebWithRawResponse
+    """The same calls returning the answer (status, headers, ``rate_limit``) with ``parse()``."""
+
+    def __init__(self, client: "OpenMates") -> None:
+        self._client = client
+        self.with_raw_response = WebWithRawResponse(client)
 
     def search(
         self,
@@ -118,8 +217,12 @@ class Web:
 class AsyncWeb:
     """The `web` app's skills, awaitable."""
 
+    with_raw_response: AsyncWebWithRawResponse
+    """The same calls returning the answer (status, headers, ``rate_limit``) with ``parse()``."""
+
     def __init__(self, client: "AsyncOpenMates") -> None:
         self._client = client
+        self.with_raw_response = AsyncWebWithRawResponse(client)
 
     async def search(
         self,

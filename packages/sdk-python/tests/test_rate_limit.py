@@ -1,0 +1,98 @@
+"""The rate-limit state both clients expose, against the real server with a small per-key limit:
+``with_raw_response`` on results, ``rate_limit`` on errors, skill info's peek that counts nothing,
+and nothing at all when the server's limit is off."""
+
+import asyncio
+import os
+import unittest
+from typing import Dict
+from unittest import mock
+
+from openmates import APIResponse, AsyncOpenMates, OpenMates, RateLimit, RateLimitError
+
+from .support import Server, clean_env, close_servers, start_servers
+
+KEY = "py-sdk-rate-limit-key-0c7e2b"
+OTHER_KEY = "py-sdk-rate-limit-key-async-9d41"
+
+_servers: Dict[str, Server] = {}
+_environment = mock.patch.dict(os.environ, clean_env(), clear=True)
+
+
+def setUpModule() -> None:
+    _environment.start()
+    limited = {
+        "OPENMATES_API_KEYS": f"{KEY},{OTHER_KEY}",
+        "OPENMATES_RATE_LIMIT_PER_MIN": "2",
+        "OPENMATES_RATE_LIMIT_WINDOW_S": "120",
+    }
+    _servers.update(start_servers({"limited": limited, "unlimited": {}}))
+
+
+def tearDownModule() -> None:
+    close_servers(_servers)
+    _environment.stop()
+
+
+def no_sleep(seconds: float) -> None:
+    raise AssertionError(f"unexpected retry after {seconds} s")
+
+
+class SyncRateLimit(unittest.TestCase):
+    def test_state_on_results_peek_and_error(self) -> None:
+        client = OpenMates(api_key=KEY, base_url=_servers["limited"].url, max_retries=0, _sleep=no_sleep)
+        before = client.apps.web.with_raw_response.info()
+        self.assertIsInstance(before, APIResponse)
+        self.assertIsNone(before.rate_limit)  # skill info is not counted: no headers
+        self.assertEqual(
+            before.parse().get("rate_limit"), {"limit": 2, "remaining": 2, "reset_seconds": 0, "policy": "per-key"}
+        )
+
+        first = client.apps.web.with_raw_response.search([{"query": "rust"}])
+        self.assertEqual(first.status_code, 200)
+        state = first.rate_limit
+        assert state is not None
+        self.assertIsInstance(state, RateLimit)
+        self.assertEqual((state.limit, state.remaining, state.policy), (2, 1, "per-key"))
+        self.assertGreater(state.reset_seconds, 0)
+        self.assertLessEqual(state.reset_seconds, 120)
+        self.assertEqual(len(first.parse()["results"]), 1)
+        self.assertIsNotNone(first.request_id)
+
+        # The peek consumed nothing: one search left.
+        peeked = client.apps.web.info().get("rate_limit")
+        assert peeked is not None
+        self.assertEqual(peeked["remaining"], 1)
+        client.apps.web.search([{"query": "rust"}])
+        with self.assertRaises(RateLimitError) as caught:
+            client.apps.web.with_raw_response.search([{"query": "rust"}])
+        refused = caught.exception.rate_limit
+        assert refused is not None
+        self.assertEqual((refused.limit, refused.remaining, refused.policy), (2, 0, "per-key"))
+        self.assertEqual(str(refused.reset_seconds), caught.exception.headers.get("retry-after"))
+
+    def test_none_when_the_limit_is_off(self) -> None:
+        client = OpenMates(base_url=_servers["unlimited"].url)
+        response = client.apps.web.with_raw_response.search([{"query": "rust"}])
+        self.assertIsNone(response.rate_limit)
+        self.assertNotIn("rate_limit", client.apps.web.info())
+
+
+class AsyncRateLimit(unittest.TestCase):
+    def test_state_on_results(self) -> None:
+        async def run() -> None:
+            async with AsyncOpenMates(api_key=OTHER_KEY, base_url=_servers["limited"].url, max_retries=0) as client:
+                response = await client.apps.web.with_raw_response.search([{"query": "rust"}])
+                state = response.rate_limit
+                assert state is not None
+                self.assertEqual((state.limit, state.remaining, state.policy), (2, 1, "per-key"))
+                info = await client.apps.web.with_raw_response.info()
+                peeked = info.parse().get("rate_limit")
+                assert peeked is not None
+                self.assertEqual(peeked["remaining"], 1)
+
+        asyncio.run(run())
+
+
+if __name__ == "__main__":
+    unittest.main()
