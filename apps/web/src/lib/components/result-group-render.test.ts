@@ -54,7 +54,13 @@ const result = {
   description: 'Fetching resources.',
   age: '2 days ago',
   language: 'en',
-  meta_url: { hostname: 'developer.mozilla.org', favicon: 'https://imgs.search.brave.com/abc' },
+  meta_url: {
+    scheme: 'https' as const,
+    netloc: 'developer.mozilla.org',
+    hostname: 'developer.mozilla.org',
+    path: '/en-US/docs/Web/API/Fetch_API',
+    favicon: 'https://imgs.search.brave.com/abc',
+  },
 };
 
 describe('a result as the page shows it', () => {
