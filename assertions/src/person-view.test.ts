@@ -66,11 +66,11 @@ const FULL_VIEW = {
         {
           title: 'Title',
           url: 'https://example.org/a',
+          display_url: 'example.org › a',
           description: 'About a',
           age: '2 days ago',
           language: 'en',
-          family_friendly: 'no',
-          favicon: 'icons.example:8443',
+          family_friendly: 'not family friendly',
           note: 'Cited for a.',
         },
       ],
@@ -82,6 +82,17 @@ const FULL_VIEW = {
 describe('the person view', () => {
   it('holds every field a person reads, as text, and leaves out the per-request id', () => {
     expect(personView(FULL)).toEqual(FULL_VIEW);
+  });
+
+  it('says family friendliness only when it is false, and never the favicon', () => {
+    const friendly = structuredClone(FULL);
+    const result = friendly.results[0]?.results[0];
+    if (result) result.family_friendly = true;
+    const view = personView(friendly);
+    const shown = view.kind === 'response' ? view.groups[0]?.results[0] : undefined;
+    expect(shown).toBeDefined();
+    expect(shown).not.toHaveProperty('family_friendly');
+    expect(JSON.stringify(view)).not.toContain('icons.example');
   });
 
   it('of an ErrorResponse: the code, the message and each issue in order', () => {
@@ -105,9 +116,9 @@ describe('the person view', () => {
   it('turns a one-leaf difference into a failure that names the path and both values', () => {
     const shown = structuredClone(FULL_VIEW);
     const result = shown.groups[0]?.results[0];
-    if (result) result.favicon = 'elsewhere.example';
+    if (result) result.display_url = 'elsewhere.example › a';
     expect(checkPersonView(CASES[0] ?? (undefined as never), shown, FULL)).toContain(
-      '$.groups[0].results[0].favicon: "elsewhere.example" ≠ "icons.example:8443"',
+      '$.groups[0].results[0].display_url: "elsewhere.example › a" ≠ "example.org › a"',
     );
     expect(checkPersonView(CASES[0] ?? (undefined as never), FULL_VIEW, FULL)).toBeUndefined();
     expect(firstDifference({ a: 1 }, { a: 1, b: undefined })).toBeUndefined();
@@ -120,10 +131,11 @@ describe("the CLI's human output, read back", () => {
     const stdout = [
       '[a] first query',
       '  1.  Title',
+      '      example.org › a',
       '      https://example.org/a',
       '      About a',
       '      Note from the provider’s model: Cited for a.',
-      '      Age: 2 days ago · Language: en · Family friendly: no · Favicon: icons.example:8443',
+      '      2 days ago · en · not family friendly',
       '  2 results were cut: the request’s source budget was spent.',
       '  1 result was removed to fit the response size.',
       '',
@@ -154,6 +166,31 @@ describe("the CLI's human output, read back", () => {
         { path: 'requests[0].id', message: 'taken' },
         { path: '', message: 'body' },
       ],
+    });
+  });
+
+  it('reads a muted line of one part as an age or a language by its form, and a description as a description', () => {
+    const results = (stdout: string) => {
+      const view = cliHumanView(stdout);
+      return view.kind === 'response' ? view.groups[0]?.results : undefined;
+    };
+    const head = '[1] q\n  1.  T\n      x.example\n      https://x.example/\n';
+    expect(results(`${head}      2 days ago\nResults from P\n`)?.[0]).toEqual({
+      title: 'T',
+      url: 'https://x.example/',
+      display_url: 'x.example',
+      description: '',
+      age: '2 days ago',
+    });
+    expect(results(`${head}      Result 1 for q\n      pt-BR\nResults from P\n`)?.[0]).toMatchObject({
+      description: 'Result 1 for q',
+      language: 'pt-BR',
+    });
+    expect(results(`${head}      Result 1 for q\nResults from P\n`)?.[0]).toEqual({
+      title: 'T',
+      url: 'https://x.example/',
+      display_url: 'x.example',
+      description: 'Result 1 for q',
     });
   });
 

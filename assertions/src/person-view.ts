@@ -1,11 +1,12 @@
-import type { ErrorResponse, WebSearchResponse } from '@openmates/contract';
+import { displayUrl, type ErrorResponse, type WebSearchResponse } from '@openmates/contract';
 
 /**
  * What a person must be able to read from an answer, as text: the fields a GUI or a terminal shows.
  * The web and CLI (human output) drivers read their surface back into this shape, and the parity
  * suite checks it equals the person view of the engine's document for the same case. Left out on
- * purpose: `request_id` (per request), `meta_url` parts other than the favicon's host (the URL
- * shows them), and any structure a person does not read (id types: `1` and `"1"` both read "1").
+ * purpose: `request_id` (per request), `meta_url` (the display URL shows the host; the favicon is
+ * never loaded nor printed), `family_friendly` when true (said only when it is not), and any
+ * structure a person does not read (id types: `1` and `"1"` both read "1").
  */
 export type PersonView = PersonResponseView | PersonErrorView;
 
@@ -41,14 +42,15 @@ export interface PersonGroup {
 
 export interface PersonResult {
   title: string;
+  /** Where the title leads: the link's target (the GUI), or the URL printed in plain text (the CLI). */
   url: string;
+  /** The URL as it reads under the title: host, then path segments (`example.org › a › b`). */
+  display_url: string;
   description: string;
   age?: string;
   language?: string;
-  /** `yes` or `no`. */
-  family_friendly?: string;
-  /** The host of `meta_url.favicon`: surfaces show it as text and never load the image. */
-  favicon?: string;
+  /** `not family friendly`, only when `family_friendly` is false. */
+  family_friendly?: 'not family friendly';
   note?: string;
 }
 
@@ -58,12 +60,6 @@ export interface PersonErrorView {
   message: string;
   /** In the order the answer gives them. */
   issues: { path: string; message: string }[];
-}
-
-/** The favicon's host (with a port when it has one), as surfaces show it. */
-export function faviconHost(favicon: string | undefined): string | undefined {
-  if (favicon === undefined || !URL.canParse(favicon)) return undefined;
-  return new URL(favicon).host || undefined;
 }
 
 const BUDGET_KEYS = [
@@ -101,12 +97,15 @@ function responseView(response: WebSearchResponse): PersonResponseView {
       const g: PersonGroup = {
         id: String(group.id),
         results: group.results.map((result) => {
-          const r: PersonResult = { title: result.title, url: result.url, description: result.description };
+          const r: PersonResult = {
+            title: result.title,
+            url: result.url,
+            display_url: displayUrl(result.url),
+            description: result.description,
+          };
           if (result.age !== undefined) r.age = result.age;
           if (result.language !== undefined) r.language = result.language;
-          if (result.family_friendly !== undefined) r.family_friendly = result.family_friendly ? 'yes' : 'no';
-          const favicon = faviconHost(result.meta_url?.favicon);
-          if (favicon !== undefined) r.favicon = favicon;
+          if (result.family_friendly === false) r.family_friendly = 'not family friendly';
           if (result.note !== undefined) r.note = result.note;
           return r;
         }),

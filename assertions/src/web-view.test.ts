@@ -1,3 +1,4 @@
+import { displayUrl, type WebSearchResponse } from '@openmates/contract';
 import { type BraveFixture, CANARY_API_KEY, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseEnvironment, ParityCase } from './case.ts';
@@ -26,7 +27,13 @@ const web = createWebDriver();
 const dropping = createWebDriver({
   alter: (page) =>
     page.evaluate(() => {
-      document.querySelector('[data-result] [data-field="favicon"]')?.remove();
+      document.querySelector('[data-result] [data-field="display_url"]')?.remove();
+    }),
+});
+const relinking = createWebDriver({
+  alter: (page) =>
+    page.evaluate(() => {
+      document.querySelector('[data-result] a[href]')?.setAttribute('href', 'https://elsewhere.example/');
     }),
 });
 const hiding = createWebDriver({
@@ -42,7 +49,7 @@ beforeAll(async () => {
   brave = await startBraveFixture();
 });
 afterAll(async () => {
-  await Promise.all([web.close?.(), dropping.close?.(), hiding.close?.()]);
+  await Promise.all([web.close?.(), dropping.close?.(), relinking.close?.(), hiding.close?.()]);
   await brave?.close();
 });
 
@@ -51,9 +58,15 @@ describe('the web driver reads the visible page', () => {
     const reference = (await createCoreDriver().run(testCase, environment())).document;
     const shown = await web.run(testCase, environment());
     expect(checkPersonView(testCase, shown.view, reference)).toBeUndefined();
+    const url = (reference as WebSearchResponse).results[0]?.results[0]?.url ?? '';
     const missing = await dropping.run(testCase, environment());
     const removed = checkPersonView(testCase, missing.view, reference) ?? '';
-    expect(removed).toContain('$.groups[0].results[0].favicon: undefined ≠ "imgs.search.brave.com"');
+    expect(removed).toContain(`$.groups[0].results[0].display_url: "" ≠ ${JSON.stringify(displayUrl(url))}`);
+    // The link's target is read too: a title that leads elsewhere is a difference.
+    const moved = await relinking.run(testCase, environment());
+    expect(checkPersonView(testCase, moved.view, reference) ?? '').toContain(
+      `$.groups[0].results[0].url: "https://elsewhere.example/" ≠ ${JSON.stringify(url)}`,
+    );
   });
 
   it('a field that carries text but is not rendered fails the read', async () => {

@@ -1,4 +1,5 @@
 export * from './countries.ts';
+export * from './display-url.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './fingerprint.ts';

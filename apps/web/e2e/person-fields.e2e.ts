@@ -3,18 +3,24 @@ import { hydrated, openOptions, openUrl, readGroups, recordCspViolations, search
 
 test.use({ baseURL: openUrl() });
 
-test('shows every field of a result as text, the provider, the budget and suggestions that search', async ({
+test('shows a result as a search engine does, the provider, the budget and suggestions that search', async ({
   page,
 }) => {
   const violations = await recordCspViolations(page);
   // The fixture's `altered` scenario corrects the query to its words after the first.
   await page.goto(searchPath(['altered rust ownership'], { count: '2' }));
   const first = page.locator('[data-result]').first();
-  await expect(first.locator('[data-field="age"]')).toHaveText('January 5, 2025');
-  await expect(first).toContainText('Language: en');
-  await expect(first).toContainText('Family friendly: yes');
-  // The favicon's host as text: no remote image is ever loaded.
-  await expect(first).toContainText('Favicon: imgs.search.brave.com');
+  const [url] = (await readGroups(page))[0]?.results.map((r) => r.url) ?? [];
+  expect(url).toMatch(/^https:\/\//);
+  const { host, pathname } = new URL(url ?? '');
+  await expect(first.getByRole('link')).toHaveAttribute('href', url ?? '');
+  // The display URL: the host, then the path's segments.
+  await expect(first.locator('cite')).toHaveText([host, ...pathname.split('/').filter(Boolean)].join(' › '));
+  // One muted line of age and language: family friendliness goes unsaid when it is friendly.
+  await expect(first.locator('.meta')).toHaveText('January 5, 2025 · en');
+  await expect(first).not.toContainText('family friendly', { ignoreCase: true });
+  // No favicon: neither its host as text nor a remote image.
+  await expect(first).not.toContainText('imgs.search.brave.com');
   await expect(page.locator('img')).toHaveCount(0);
   await expect(page.locator('[data-group-id]')).toContainText('Id 1');
   const about = page.locator('[data-about]');

@@ -62,8 +62,12 @@ test.describe('with JavaScript', () => {
       })),
     );
     await expect(page.locator('[data-status]')).toHaveText('6 results for 2 queries.');
-    await expect(page.locator('[data-group-id="1"] [data-result]').first()).toContainText('Age:');
-    await expect(page.locator('[data-group-id="1"] [data-result]').first()).toContainText('Language: en');
+    await expect(page.locator('[data-group-id="1"] [data-result] .meta').first()).toHaveText(
+      /^January \d+, 2025 · en$/,
+    );
+    await expect(page.locator('[data-group-id="1"] [data-result] cite').first()).toHaveText(
+      'example.org › rust-ownership › 1',
+    );
     expect(await violations()).toEqual([]);
     await saveScreenshot(page, testInfo, 'search-with-javascript');
   });

@@ -6,10 +6,11 @@ import type { PersonBudget, PersonGroup, PersonResponseView, PersonResult, Perso
  * - a refused request (stdout): `<heading> (<code>): <message>`, then `  <path>: <message>` per issue
  *   (`(request)` for the body itself);
  * - per group: `[<id>] <query>`; `  Failed (<code>): <message>`; per result `  <n>.  <title>`, then,
- *   indented six spaces, the URL, the description (when not empty), `Note from the provider’s model:
- *   <note>`, and `Age: … · Language: … · Family friendly: yes|no · Favicon: <host>` (each when
- *   present); `  <n> results were cut: …` (sources_cut) and `  <n> results were removed to fit …`
- *   (results_fitted_out);
+ *   indented six spaces, the display URL (`host › path › segments`), the URL (plain text carries no
+ *   link), the description (when not empty), `Note from the provider’s model: <note>`, and one line
+ *   `<age> · <language> · not family friendly` (each part when present; the last only when the
+ *   result is not family friendly); `  <n> results were cut: …` (sources_cut) and `  <n> results
+ *   were removed to fit …` (results_fitted_out);
  * - after the groups: `Error (<code>): <message>`, `Related searches:` with `  - <suggestion>` lines,
  *   `Spent <calls> search calls; <admitted> of <max> distinct sources admitted.`, `<n> results were
  *   cut: …`, `Removed to fit the response size: <n> notes, <n> suggestions, <n> results.`, and
@@ -28,12 +29,12 @@ export const CLI_PERSON_FIELDS = [
   'groups[].results_fitted_out',
   'groups[].results[].title',
   'groups[].results[].url',
+  'groups[].results[].display_url',
   'groups[].results[].description',
   'groups[].results[].note',
   'groups[].results[].age',
   'groups[].results[].language',
   'groups[].results[].family_friendly',
-  'groups[].results[].favicon',
   'suggestions[]',
   'budget.*',
   'provider',
@@ -41,13 +42,12 @@ export const CLI_PERSON_FIELDS = [
 
 const INDENT = '      ';
 const REFUSAL = /^(?:The search request is not valid|The search could not run) \(([a-z_]+)\): (.*)$/;
-const META_LABELS: Record<string, keyof PersonResult> = {
-  Age: 'age',
-  Language: 'language',
-  'Family friendly': 'family_friendly',
-  Favicon: 'favicon',
-};
-const META_LINE = /^(?:Age|Language|Family friendly|Favicon): /;
+const NOT_FAMILY_FRIENDLY = 'not family friendly';
+/** A language tag as providers give it (`en`, `pt-BR`, `zh-hans`). */
+const LANGUAGE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+/** An age as providers give it: a date or a time ago (`2 days ago`, `January 5, 2025`, `2021-03-04`, `<1 hour`). */
+const AGE =
+  /^(?:.{1,30} ago|<?\d+ (?:second|minute|hour|day|week|month|year)s?|\d{4}-\d{2}-\d{2}(?:T[\d:.+Z-]*)?|[A-Z][a-z]+ \d{1,2}, \d{4})$/;
 const NOTE = 'Note from the provider’s model: ';
 const FITTED_KEYS: Record<string, keyof PersonBudget> = {
   note: 'notes_fitted_out',
@@ -148,16 +148,38 @@ export function cliHumanView(stdout: string): PersonView {
   return view;
 }
 
-/** One result's lines (title, URL, then description, note and meta line as present). */
+/**
+ * The parts of a result's muted line (`<age> · <language> · not family friendly`), or undefined when
+ * `line` is not one. Without labels, a line of one part is an age or a language by its form.
+ */
+function metaParts(line: string): Pick<PersonResult, 'age' | 'language' | 'family_friendly'> | undefined {
+  const parts = line.split(' · ');
+  const meta: Pick<PersonResult, 'age' | 'language' | 'family_friendly'> = {};
+  if (parts.at(-1) === NOT_FAMILY_FRIENDLY) {
+    meta.family_friendly = NOT_FAMILY_FRIENDLY;
+    parts.pop();
+  }
+  if (parts.length === 2) {
+    if (!LANGUAGE.test(parts[1] ?? '')) return undefined;
+    meta.age = parts[0] ?? '';
+    meta.language = parts[1] ?? '';
+  } else if (parts.length === 1) {
+    const part = parts[0] ?? '';
+    if (LANGUAGE.test(part)) meta.language = part;
+    else if (AGE.test(part)) meta.age = part;
+    else return undefined;
+  } else if (parts.length > 2) return undefined;
+  return meta;
+}
+
+/** One result's lines (title, display URL, URL, then description, note and muted line as present). */
 function resultOf(lines: string[]): PersonResult {
-  const [title = '', url = '', ...rest] = lines;
-  const result: PersonResult = { title, url, description: '' };
-  if (rest.length > 0 && META_LINE.test(rest.at(-1) ?? '')) {
-    for (const part of (rest.pop() ?? '').split(' · ')) {
-      const at = part.indexOf(': ');
-      const key = META_LABELS[part.slice(0, at)];
-      if (key) result[key] = part.slice(at + 2);
-    }
+  const [title = '', displayUrl = '', url = '', ...rest] = lines;
+  const result: PersonResult = { title, url, display_url: displayUrl, description: '' };
+  const meta = rest.length > 0 ? metaParts(rest.at(-1) ?? '') : undefined;
+  if (meta) {
+    rest.pop();
+    Object.assign(result, meta);
   }
   if (rest.length > 0 && (rest.at(-1) ?? '').startsWith(NOTE)) result.note = (rest.pop() ?? '').slice(NOTE.length);
   result.description = rest.join(' ');

@@ -128,7 +128,7 @@ interface ShownField {
  * rendered visibly (hidden, transparent, or clipped to a pixel) fails the read.
  */
 async function readView(page: Page): Promise<PersonView> {
-  const { fields, hidden, isError } = await page.evaluate(() => {
+  const { fields, hidden, isError, links } = await page.evaluate(() => {
     const area = document.querySelector('#results');
     const groupsOf = [...document.querySelectorAll('[data-group-id]')];
     const issuesOf = [...document.querySelectorAll('[data-issue]')];
@@ -158,7 +158,18 @@ async function readView(page: Page): Promise<PersonView> {
         issue: issue ? issuesOf.indexOf(issue) : -1,
       });
     }
-    return { fields: shown, hidden: invisible, isError: document.querySelector('[data-page-error]') !== null };
+    // Where each result's title leads: the link a person follows (the display URL under it reads the host and path).
+    const targets = groupsOf.map((group) =>
+      [...group.querySelectorAll('[data-result]')].map(
+        (result) => result.querySelector('[data-title]')?.closest('a[href]')?.getAttribute('href') ?? '',
+      ),
+    );
+    return {
+      fields: shown,
+      hidden: invisible,
+      isError: document.querySelector('[data-page-error]') !== null,
+      links: targets,
+    };
   });
   if (hidden.length > 0) throw new Error(`fields with text that a person cannot see: ${hidden.join(', ')}`);
   const at = (name: string, where: (f: ShownField) => boolean) => fields.filter((f) => f.name === name && where(f));
@@ -199,13 +210,17 @@ async function readView(page: Page): Promise<PersonView> {
           const field = (name: string) => one(name, (f) => f.group === g && f.result === r);
           const result: PersonResult = {
             title: field('title') ?? '',
-            url: field('url') ?? '',
+            url: links[g]?.[r] ?? '',
+            display_url: field('display_url') ?? '',
             description: field('description') ?? '',
           };
-          for (const name of ['age', 'language', 'family_friendly', 'favicon', 'note'] as const) {
+          for (const name of ['age', 'language', 'note'] as const) {
             const value = field(name);
             if (value !== undefined) result[name] = value;
           }
+          // Said only when it is not family friendly; any other text there reads as a difference.
+          const familyFriendly = field('family_friendly');
+          if (familyFriendly !== undefined) result.family_friendly = familyFriendly as 'not family friendly';
           return result;
         }),
       };

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import xtermHeadless from '@xterm/headless';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -118,8 +119,9 @@ function inTerminal(
 }
 
 /**
- * What the non-streamed search prints for the same request: the human rendering of its --json
- * document (`held`: how many of its queries the fixture holds, released once they arrive).
+ * What the non-streamed search prints for the same request in this terminal (colours on, so the
+ * results are hyperlinks): the human rendering of its --json document as a person reads it
+ * (`held`: how many of its queries the fixture holds, released once they arrive).
  */
 async function nonStreamed(queries: string[], flags: string[], cols: number, held: number): Promise<string> {
   const run = runCli(['search', ...queries, ...flags, '--json'], env);
@@ -128,7 +130,9 @@ async function nonStreamed(queries: string[], flags: string[], cols: number, hel
     brave.release();
   }
   const { stdout } = await run;
-  return renderHuman(JSON.parse(stdout), { width: Math.max(40, cols), color: false, queries }).trimEnd();
+  return stripVTControlCharacters(
+    renderHuman(JSON.parse(stdout), { width: Math.max(40, cols), color: true, queries }),
+  ).trimEnd();
 }
 
 describe('openmates search in a terminal (the in-place view)', () => {

@@ -1,5 +1,6 @@
 import {
   cleanText,
+  displayUrl,
   type ErrorResponse,
   type RequestId,
   type ResultGroup,
@@ -39,29 +40,43 @@ function fittedOutLine(n: number): string {
   return `${n} ${plural(n, 'result was', 'results were')} removed to fit the response size.`;
 }
 
-/** The favicon's host: shown as text, never fetched. */
-function faviconHost(favicon: string | undefined): string | undefined {
-  if (favicon === undefined || !URL.canParse(favicon)) return undefined;
-  return new URL(favicon).host || undefined;
+/** `text` as a terminal hyperlink (OSC 8) to `url`: terminals that know none show the text alone. */
+function hyperlink(url: string, text: string): string {
+  return `\u001B]8;;${url}\u0007${text}\u001B]8;;\u0007`;
 }
 
+/** The muted line under a result: its age and language, and `not family friendly` only when it is not. */
+export function metaLine(result: Pick<WebSearchResult, 'age' | 'language' | 'family_friendly'>): string {
+  const parts: string[] = [];
+  if (result.age !== undefined) parts.push(cleanText(result.age));
+  if (result.language !== undefined) parts.push(cleanText(result.language));
+  if (result.family_friendly === false) parts.push('not family friendly');
+  return parts.filter((part) => part !== '').join(' · ');
+}
+
+/**
+ * A result as a search engine shows it: the title, the display URL (host › path), the description
+ * and one muted line of age and language. With colour (a terminal), the title and display URL are
+ * hyperlinks to the result; without (a pipe, a file, `NO_COLOR`), the full URL follows the display
+ * URL on a line of its own, since plain text carries no link.
+ */
 function renderResult(result: WebSearchResult, index: number, options: RenderOptions, style: Style): string[] {
   const lines: string[] = [];
+  const url = cleanText(result.url);
+  const link = (text: string) => (options.color ? hyperlink(url, text) : text);
   const number = `${index + 1}.`.padEnd(INDENT.length - 2);
-  const title = wrapIndented(cleanText(result.title), options.width, INDENT).slice(INDENT.length);
-  lines.push(`  ${number}${style('bold', title)}`);
-  lines.push(`${INDENT}${style('cyan', cleanText(result.url))}`);
-  if (result.description !== '')
-    lines.push(style('dim', wrapIndented(cleanText(result.description), options.width, INDENT)));
+  const title = wrapIndented(cleanText(result.title), options.width, INDENT)
+    .split('\n')
+    .map((line) => line.slice(INDENT.length))
+    .map((line) => style('bold', link(line)));
+  lines.push(`  ${number}${title[0] ?? ''}`, ...title.slice(1).map((line) => INDENT + line));
+  lines.push(`${INDENT}${style('green', link(cleanText(displayUrl(result.url))))}`);
+  if (!options.color) lines.push(`${INDENT}${url}`);
+  if (result.description !== '') lines.push(wrapIndented(cleanText(result.description), options.width, INDENT));
   if (result.note !== undefined)
     lines.push(wrapIndented(`Note from the provider’s model: ${cleanText(result.note)}`, options.width, INDENT));
-  const meta: string[] = [];
-  if (result.age !== undefined) meta.push(`Age: ${cleanText(result.age)}`);
-  if (result.language !== undefined) meta.push(`Language: ${cleanText(result.language)}`);
-  if (result.family_friendly !== undefined) meta.push(`Family friendly: ${result.family_friendly ? 'yes' : 'no'}`);
-  const favicon = faviconHost(result.meta_url?.favicon);
-  if (favicon !== undefined) meta.push(`Favicon: ${cleanText(favicon)}`);
-  if (meta.length > 0) lines.push(style('dim', wrapIndented(meta.join(' · '), options.width, INDENT)));
+  const meta = metaLine(result);
+  if (meta !== '') lines.push(style('dim', wrapIndented(meta, options.width, INDENT)));
   return lines;
 }
 

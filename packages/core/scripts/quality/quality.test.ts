@@ -82,6 +82,22 @@ describe('search quality regression subset', () => {
     expect(first?.title).toContain(literal);
   });
 
+  it('gives every document a description of its own: no two documents with different titles share one', () => {
+    const titlesOf = new Map<string, Set<string>>();
+    for (const doc of docs) {
+      if (doc.description === undefined) continue;
+      const titles = titlesOf.get(doc.description) ?? new Set<string>();
+      titles.add(doc.title);
+      titlesOf.set(doc.description, titles);
+    }
+    const shared = [...titlesOf].filter(([, titles]) => titles.size > 1).map(([description]) => description);
+    expect(shared).toEqual([]);
+    // The pages of one web feature (Abortable fetch covers AbortController and AbortSignal's pages).
+    const abortPages = docs.filter((doc) => doc.url.includes('/Web/API/AbortController'));
+    expect(abortPages.length).toBeGreaterThan(2);
+    expect(new Set(abortPages.map((doc) => doc.description)).size).toBe(abortPages.length);
+  });
+
   it('answers with descriptions that keep the names too', async () => {
     for (const [query, literal] of [
       ['div element', '<div>'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeClass, badgeLetter, faviconHost, hrefOf } from './result-display.ts';
+import { badgeClass, badgeLetter, hrefOf } from './result-display.ts';
 
 describe('result display', () => {
   it('links only http(s) URLs', () => {
@@ -20,12 +20,5 @@ describe('result display', () => {
   it('picks one of eight colour classes, stable per hostname', () => {
     expect(badgeClass('example.org')).toBe(badgeClass('example.org'));
     expect(badgeClass('example.org')).toMatch(/^c[0-7]$/);
-  });
-
-  it('shows the favicon as its host, with a port when it has one, and nothing for what is no URL', () => {
-    expect(faviconHost('https://imgs.example.com/fav/a.ico')).toBe('imgs.example.com');
-    expect(faviconHost('https://icons.example:8443/x')).toBe('icons.example:8443');
-    expect(faviconHost(undefined)).toBeUndefined();
-    expect(faviconHost('not a url')).toBeUndefined();
   });
 });

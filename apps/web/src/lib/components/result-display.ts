@@ -28,9 +28,3 @@ export function badgeClass(key: string): string {
   for (const ch of key) hash = (hash * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
   return `c${hash % 8}`;
 }
-
-/** The host a favicon would come from, shown as text: the page never loads remote images. */
-export function faviconHost(favicon: string | undefined): string | undefined {
-  if (favicon === undefined || !URL.canParse(favicon)) return undefined;
-  return new URL(favicon).host || undefined;
-}

@@ -196,6 +196,22 @@ function readableKey(key: string): string {
   return key.split('.').slice(1).join(' ').replaceAll('_', ' ').replaceAll('@@', '');
 }
 
+/**
+ * A page's own description. A web feature's description is about the feature, and a feature covers
+ * several pages (`color` covers the property and the `<color>` type), so every page's description
+ * starts with its own title: two pages of one feature never read the same. The feature's
+ * description follows when it speaks of the page; a page named in markup-like form that it does not
+ * mention gets a sentence naming the page and its feature instead. BCD's own label serves a page
+ * that belongs to no feature.
+ */
+function pageDescription(primary: Entry, title: string, feature: WebFeature | undefined): string | undefined {
+  if (!feature?.name) return primary.description;
+  const literal = literalName(primary.key, primary.description);
+  if (feature.description !== undefined && (literal === undefined || feature.description.includes(literal)))
+    return `${title} on MDN Web Docs. ${feature.description}`;
+  return `${title} on MDN Web Docs, part of the ${feature.name} web platform feature.`;
+}
+
 /** Builds the demo documents from the installed data packages (about 13,000; takes about a second). */
 export async function demoDocuments(): Promise<LocalDocument[]> {
   const { htmlToText } = await import('./html-text.ts');
@@ -261,13 +277,7 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
       language: 'en',
       family_friendly: true,
     };
-    let description = feature?.description ?? primary.description;
-    // A feature can cover several pages (`color` covers the property and the `<color>` type) and its
-    // description is about one of them: a page named in markup-like form that it does not mention
-    // gets a description that names the page instead of another page's.
-    const literal = literalName(primary.key, primary.description);
-    if (feature?.description !== undefined && literal !== undefined && !feature.description.includes(literal))
-      description = `${title} on MDN Web Docs, part of the ${feature.name} web platform feature.`;
+    const description = pageDescription(primary, title, feature);
     if (description) doc.description = description;
     docs.push(doc);
   }

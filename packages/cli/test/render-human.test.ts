@@ -1,0 +1,56 @@
+import type { WebSearchResponse } from '@openmates/contract';
+import { describe, expect, it } from 'vitest';
+import { renderHuman } from '../src/search/render-human.ts';
+
+const response: WebSearchResponse = {
+  provider: 'Brave Search',
+  results: [
+    {
+      id: 1,
+      results: [
+        {
+          title: 'Fetch API',
+          url: 'https://developer.mozilla.org/en-US/docs/Web/API/Fetch_API?x=1#top',
+          description: 'The Fetch API provides an interface for fetching resources.',
+          age: '2 days ago',
+          language: 'en',
+          family_friendly: false,
+          meta_url: { hostname: 'developer.mozilla.org', favicon: 'https://imgs.search.brave.com/abc' },
+        },
+        { title: 'Plain', url: 'https://example.org/', description: '', family_friendly: true },
+      ],
+    },
+  ],
+} as WebSearchResponse;
+
+describe('renderHuman: results as a search engine shows them', () => {
+  it('without colour: the title, the display URL, the full URL, the description and one muted line', () => {
+    const text = renderHuman(response, { width: 200, color: false, queries: ['fetch'] });
+    expect(text).toContain(
+      [
+        '[1] fetch',
+        '  1.  Fetch API',
+        '      developer.mozilla.org › en-US › docs › Web › API › Fetch_API',
+        '      https://developer.mozilla.org/en-US/docs/Web/API/Fetch_API?x=1#top',
+        '      The Fetch API provides an interface for fetching resources.',
+        '      2 days ago · en · not family friendly',
+        '',
+        '  2.  Plain',
+        '      example.org',
+        '      https://example.org/',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('imgs.search.brave.com');
+    expect(text).not.toMatch(/family friendly: |Favicon|Age:|Language:/i);
+  });
+
+  it('with colour: the title and display URL link to the result, and the URL is not repeated as text', () => {
+    const text = renderHuman(response, { width: 200, color: true, queries: ['fetch'] });
+    const link = '\u001B]8;;https://developer.mozilla.org/en-US/docs/Web/API/Fetch_API?x=1#top\u0007';
+    expect(text).toContain(`${link}Fetch API\u001B]8;;\u0007`);
+    expect(text).toContain(`${link}developer.mozilla.org › en-US › docs › Web › API › Fetch_API\u001B]8;;\u0007`);
+    expect(text.split(link)).toHaveLength(3);
+    expect(text).not.toContain('      https://');
+  });
+});
