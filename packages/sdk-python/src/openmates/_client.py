@@ -84,12 +84,10 @@ class OpenMates(ClientCore):
     ) -> object:
         """Sends one API call, retrying 429, 503, a 502 with ``Retry-After`` and connection failures,
         and returns the parsed JSON of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
-        call = self._call(
+        raw = self.request_raw(
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
-        return self._retrying(
-            call, lambda: parse_answer(_http_sync.send(call.request, call.timeout, self._ssl_context))
-        )
+        return parse_answer(raw)
 
     def request_raw(
         self,
@@ -205,14 +203,10 @@ class AsyncOpenMates(ClientCore):
     ) -> object:
         """Sends one API call, retrying 429, 503, a 502 with ``Retry-After`` and connection failures,
         and returns the parsed JSON of a 2xx answer. Raises an ``OpenMatesError`` subclass otherwise."""
-        call = self._call(
+        raw = await self.request_raw(
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
-
-        async def attempt() -> object:
-            return parse_answer(await _http_async.send(call.request, call.timeout, self._ssl_context))
-
-        return await self._retrying(call, attempt)
+        return parse_answer(raw)
 
     async def request_raw(
         self,
