@@ -48,6 +48,7 @@ describe('the outside-citation matcher', () => {
       `# as ${SEED} 000 ${SECTION}10.5 says`,
       `the ${SEED}'s list of countries`,
       `(${ENV_NOTES}, "Python")`,
+      `as the machine's ${'environment'} notes say`,
       `costs less CPU (${README}, "Seventh ${ROUND}")`,
       `see the ${README}'s ${ROUND} 7`,
       `kept since the fifth ${ROUND}`,
