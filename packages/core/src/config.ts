@@ -47,7 +47,7 @@ export interface EngineConfig {
    * (`OPENMATES_PROVIDER_RATE_PER_S`, may be fractional; default none).
    */
   providerRatePerS?: number;
-  /** Shared state for several replicas (SPEC §8.1); absent: everything stays in process. */
+  /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
 

@@ -104,7 +104,7 @@ export const INPUT_SCHEMA = toolInputSchema();
  * The `web_search` tool's output schema: a WebSearchResponse, or the ErrorResponse of a refused
  * call. MCP clients check `structuredContent` against this schema on error results too (the official
  * TypeScript client does), so a schema of WebSearchResponse alone would make every refusal throw
- * in the client instead of reaching the caller (docs/decisions.md).
+ * in the client instead of reaching the caller (ADR 0028).
  */
 export const OUTPUT_SCHEMA = {
   $schema: SCHEMA_DIALECT,

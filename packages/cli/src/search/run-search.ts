@@ -103,7 +103,7 @@ async function runOutcome(
 }
 
 /**
- * Whether human output is the in-place view (SPEC §8.4): stdout is a terminal that can move its
+ * Whether human output is the in-place view (ADR 0043): stdout is a terminal that can move its
  * cursor. `TERM=dumb` cannot, so it gets the piped form (each block as it finishes, no cursor codes).
  * Nor does a search whose log lines land on the terminal (`logsOnTerminal`).
  */

@@ -8,7 +8,7 @@ import type { RequestHandler } from './$types';
 const RELAYED_HEADERS = ['content-type', 'cache-control', 'x-accel-buffering', 'x-request-id', 'retry-after'];
 
 /**
- * The page's same-origin way to the API's event stream (SPEC §8.4): the body (a WebSearchRequest,
+ * The page's same-origin way to the API's event stream (ADR 0046): the body (a WebSearchRequest,
  * as the page's `load` built it) goes to the search route as it came, with the key from the
  * HttpOnly cookie added here, and the answer comes back as it is. The API alone validates, so a
  * refused request is its ordinary JSON 4xx, exactly what the form's server path would have got. A
