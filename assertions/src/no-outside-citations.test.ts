@@ -91,30 +91,14 @@ describe('the outside-citation matcher', () => {
   });
 });
 
-/**
- * The one allowance, while it lasts: the root README still tells its benchmark rounds itself, and
- * that prose is leaving it (the benchmarks move to docs/benchmarks.md, their history to git). Only
- * the rounds pattern is allowed there, and only in that file; the last test below fails once the
- * prose is gone, so that the allowance goes with it.
- */
-const ROUNDS_PROSE = { path: 'README.md', cites: "the root README's benchmark rounds" } as const;
-const allowed = (path: string, cites: string) => path === ROUNDS_PROSE.path && cites === ROUNDS_PROSE.cites;
-
 describe('the repository', () => {
   const files = trackedTextFiles();
 
   it('cites no document outside it', () => {
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap(({ path, text }) =>
-      findCitations(text)
-        .filter((c) => !allowed(path, c.cites))
-        .map((c) => `${path}:${c.line}: ${c.cites}: …${c.text}…`),
+      findCitations(text).map((c) => `${path}:${c.line}: ${c.cites}: …${c.text}…`),
     );
     expect(found).toEqual([]);
-  });
-
-  it('still needs its one allowance, ROUNDS_PROSE (delete it when this fails)', () => {
-    const readme = files.find((f) => f.path === ROUNDS_PROSE.path);
-    expect(findCitations(readme?.text ?? '').filter((c) => c.cites === ROUNDS_PROSE.cites)).not.toEqual([]);
   });
 });

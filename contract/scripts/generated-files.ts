@@ -5,14 +5,12 @@ import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
 import type { CatalogueEntry, FingerprintInput } from '../src/fingerprint.ts';
 import { buildOpenApiDocument } from '../src/openapi.ts';
-import { renderReference } from './reference.ts';
 
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
 export const OPENAPI_PATH = here('../openapi.json');
 export const FINGERPRINT_PATH = here('../src/generated/fingerprint.ts');
 export const JOINERS_PATH = here('../src/generated/joiners.ts');
-export const REFERENCE_PATH = here('../../docs/reference.md');
 // The catalogue is data owned by the assertions workspace; it is read as a file so the contract
 // does not depend on the package that depends on it.
 export const CATALOGUE_PATH = here('../../assertions/catalogue.json');
@@ -71,7 +69,6 @@ export function generatedFiles(): { path: string; content: string }[] {
       ].join('\n'),
     },
     { path: JOINERS_PATH, content: joinersFile() },
-    { path: REFERENCE_PATH, content: renderReference() },
   ];
 }
 
