@@ -125,6 +125,9 @@ test('the apple-touch-icon is a 180 px PNG, and the page carries the Apple and t
   );
   expect(themes.map(([media]) => media)).toEqual(['(prefers-color-scheme: light)', '(prefers-color-scheme: dark)']);
 
+  // The splash screen and title bar of a launch (the manifest's colours) are the light theme's.
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as Manifest;
+  expect([manifest.theme_color, manifest.background_color]).toEqual([themes[0]?.[1], themes[0]?.[1]]);
   // Each theme colour is the page's own background in that scheme, so the browser's bar and the page meet.
   for (const [scheme, theme] of [
     ['light', themes[0]?.[1]],

@@ -9,8 +9,9 @@ import {
 import { fail, redirect } from '@sveltejs/kit';
 import { type Outcome, refusalOutcome, UNREACHABLE } from '#lib/outcome.ts';
 import { formIntent, readSearchForm } from '#lib/search-form.ts';
-import { apiClient, apiOrigin, KEY_COOKIE, keyCookieOptions, safeReturnPath } from '#lib/server/api-client.ts';
+import { apiClient, apiOrigin, safeReturnPath } from '#lib/server/api-client.ts';
 import { formChoices } from '#lib/server/choices.ts';
+import { KEY_COOKIE, keyCookieOptions } from '#lib/server/key-cookie.ts';
 import { buildSnippets, type Snippets } from '#lib/server/snippets.ts';
 import type { Actions, PageServerLoad } from './$types';
 
