@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { expect, test } from '@playwright/test';
+import { startServer } from './global-setup.ts';
 import { apiKey, keyedUrl, readGroups, saveScreenshot } from './helpers.ts';
 
 test.use({ baseURL: keyedUrl() });
@@ -129,4 +131,34 @@ test('the key form refuses other origins and never redirects off the page', asyn
   });
   expect(sameSite.status()).toBe(303);
   expect(sameSite.headers().location).toBe('/');
+});
+
+test('behind a TLS proxy (PROTOCOL_HEADER, as docs/apple.md sets it up) the key cookie is Secure, remembered or not', async ({
+  playwright,
+}) => {
+  const { child, info } = await startServer(['--keys'], { PROTOCOL_HEADER: 'x-forwarded-proto' });
+  try {
+    const host = new URL(info.url).host;
+    // What the proxy sends on: the Host the phone asked for, and the protocol it used.
+    const proxied = await playwright.request.newContext({
+      baseURL: info.url,
+      extraHTTPHeaders: { 'x-forwarded-proto': 'https', origin: `https://${host}`, accept: 'text/html' },
+    });
+    for (const remember of [false, true]) {
+      const answer = await proxied.post('/?/key', {
+        form: { key: apiKey(), next: '/', ...(remember ? { remember: 'on' } : {}) },
+        maxRedirects: 0,
+      });
+      expect(answer.status()).toBe(303);
+      const cookie = answer.headers()['set-cookie'] ?? '';
+      expect(cookie).toMatch(/^openmates_api_key=/);
+      for (const attribute of ['HttpOnly', 'SameSite=Strict', 'Secure', 'Path=/'])
+        expect(cookie.split(/;\s*/), attribute).toContain(attribute);
+      expect(cookie.includes('Max-Age=34560000'), `remember=${remember}`).toBe(remember);
+    }
+    await proxied.dispose();
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
 });
