@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { APPLE_TOUCH_ICON, allIcons, manifestIcons, STATIC_DIR, sizeOf } from './app-icons.ts';
-import { decodePng, encodePng, readPngHeader } from './png.ts';
+import { APPLE_TOUCH_ICON, allIcons, GENERATOR, manifestIcons, STATIC_DIR, sizeOf } from './app-icons.ts';
+import { decodePng, encodePng, readPngHeader, readPngText } from './png.ts';
 
 describe('the app icons', () => {
   it('are committed exactly as scripts/app-icons.ts draws them (run it after changing the manifest)', () => {
     for (const { file, image } of allIcons()) {
-      const committed = decodePng(readFileSync(`${STATIC_DIR}${file}`));
+      const bytes = readFileSync(`${STATIC_DIR}${file}`);
+      expect(readPngText(bytes), file).toEqual({ Software: GENERATOR });
+      const committed = decodePng(bytes);
       expect({ file, width: committed.width, channels: committed.channels }).toEqual({
         file,
         width: image.width,
@@ -49,7 +51,8 @@ describe('the PNG codec', () => {
   it('round-trips RGB and RGBA images and reads the header without decoding', () => {
     for (const channels of [3, 4] as const) {
       const pixels = Uint8Array.from({ length: 5 * 3 * channels }, (_, i) => (i * 37) % 256);
-      const file = encodePng({ width: 5, height: 3, channels, pixels });
+      const file = encodePng({ width: 5, height: 3, channels, pixels }, { Software: 'a test', Comment: 'two' });
+      expect(readPngText(file)).toEqual({ Software: 'a test', Comment: 'two' });
       expect(readPngHeader(file)).toEqual({ width: 5, height: 3, bitDepth: 8, colorType: channels === 4 ? 6 : 2 });
       expect(decodePng(file)).toEqual({ width: 5, height: 3, channels, pixels });
     }

@@ -9,6 +9,9 @@ import { encodePng, type Image } from './png.ts';
 
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
 
+/** Written into each icon's `Software` text chunk: a generated file names its generator. */
+export const GENERATOR = 'apps/web/scripts/app-icons.ts (generated: run it, do not edit the PNG)';
+
 /** The apple-touch-icon: iOS and macOS round its corners themselves, so it is drawn full bleed. */
 export const APPLE_TOUCH_ICON = { src: '/apple-touch-icon.png', size: 180 } as const;
 
@@ -119,7 +122,7 @@ export function allIcons(): { file: string; image: Image }[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { file, image } of allIcons()) {
-    writeFileSync(`${STATIC_DIR}${file}`, encodePng(image));
+    writeFileSync(`${STATIC_DIR}${file}`, encodePng(image, { Software: GENERATOR }));
     console.log(`wrote static/${file} (${image.width} px)`);
   }
 }

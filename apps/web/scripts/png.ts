@@ -45,8 +45,11 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
-/** Encodes an image as PNG (every row with filter 0: the icons are flat colour and deflate well). */
-export function encodePng({ width, height, channels, pixels }: Image): Buffer {
+/**
+ * Encodes an image as PNG (every row with filter 0: the icons are flat colour and deflate well).
+ * `text` becomes tEXt chunks (Latin-1 keyword and value), such as the `Software` that made it.
+ */
+export function encodePng({ width, height, channels, pixels }: Image, text: Record<string, string> = {}): Buffer {
   if (pixels.length !== width * height * channels) throw new Error('encodePng: pixels do not match the size');
   const stride = width * channels;
   const raw = Buffer.alloc((stride + 1) * height);
@@ -59,6 +62,7 @@ export function encodePng({ width, height, channels, pixels }: Image): Buffer {
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', ihdr),
+    ...Object.entries(text).map(([keyword, value]) => chunk('tEXt', Buffer.from(`${keyword}\0${value}`, 'latin1'))),
     chunk('IDAT', deflateSync(raw, { level: 9 })),
     chunk('IEND', new Uint8Array()),
   ]);
@@ -96,6 +100,17 @@ export function readPngHeader(file: Uint8Array): PngHeader {
     bitDepth: data[8] as number,
     colorType: data[9] as number,
   };
+}
+
+/** The tEXt chunks of a PNG, keyword to value. */
+export function readPngText(file: Uint8Array): Record<string, string> {
+  const text: Record<string, string> = {};
+  for (const { type, data } of chunks(file)) {
+    if (type !== 'tEXt') continue;
+    const split = data.indexOf(0);
+    if (split > 0) text[data.toString('latin1', 0, split)] = data.toString('latin1', split + 1);
+  }
+  return text;
 }
 
 /** Decodes an 8-bit RGB or RGBA PNG without interlacing (any of the five row filters). */
