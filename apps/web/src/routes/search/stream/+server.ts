@@ -1,7 +1,8 @@
 import { PATHS } from '@openmates/contract';
 import { json } from '@sveltejs/kit';
 import { UNREACHABLE } from '#lib/outcome.ts';
-import { apiOrigin, KEY_COOKIE } from '#lib/server/api-client.ts';
+import { apiOrigin } from '#lib/server/api-client.ts';
+import { KEY_COOKIE } from '#lib/server/key-cookie.ts';
 import type { RequestHandler } from './$types';
 
 /** Headers of the API's answer that the browser needs (the stream's own, and a refusal's). */
