@@ -49,7 +49,7 @@ describe('docs/adr', () => {
     const index = readFileSync(join(ADR_DIR, 'README.md'), 'utf8');
     const rows = [...index.matchAll(/^\| \[(\d{4})\]\(([^)]+)\) +\| (.+?) +\| (.+?) +\| (.+?) +\|$/gm)];
     expect(rows.map((row) => row[2])).toEqual(records.map((r) => r.name));
-    for (const [, number, name, title, status, line] of rows) {
+    for (const [, number, name = '', title, status, line] of rows) {
       const record = records.find((r) => r.name === name);
       expect(name.startsWith(`${number}-`), name).toBe(true);
       expect(record?.text.split('\n')[0], name).toBe(`# ${number}. ${title}`);
