@@ -154,7 +154,9 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
     groups: shown.groups.map((g, i): OutcomeGroup => {
       // The page shows ids as text: the caller's string ids stay strings; numbers and auto ids are numbers.
       const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
-      return { id, results: g.results, ...(g.errorCode ? { errorCode: g.errorCode } : {}) };
+      // Built here, key by key: a WebDriver answer does not keep the page's key order.
+      const results = g.results.map(({ url, title, description }) => ({ url, title, description }));
+      return { id, results, ...(g.errorCode ? { errorCode: g.errorCode } : {}) };
     }),
   };
   if (shown.responseCode) outcome.code = shown.responseCode as ErrorCode;

@@ -140,6 +140,14 @@ const NAMED_BUTTON = `
 
 /** Selenium's WebDriver session as the shared page actions drive it. */
 export function seleniumPage(driver: WebDriver): BrowserPage {
+  /**
+   * Scrolls the element to the middle of the window, then clicks it. WebKitGTK scrolls an element
+   * below the fold into view itself but then clicks where it was, so the click lands on nothing.
+   */
+  const click = async (element: WebElement) => {
+    await driver.executeScript("arguments[0].scrollIntoView({ block: 'center', inline: 'center' });", element);
+    await element.click();
+  };
   /** Waits for the element a script finds, through page loads in between. */
   const found = (script: string, arg: unknown, what: string): Promise<WebElement> =>
     driver.wait(
@@ -188,13 +196,13 @@ export function seleniumPage(driver: WebDriver): BrowserPage {
         const options = await control.findElements(By.css('option'));
         for (const option of options)
           if ((await option.getAttribute('value')) === value) {
-            await option.click();
+            await click(option);
             return;
           }
         throw new Error(`the select labelled "${label}" has no option ${JSON.stringify(value)}`);
       }),
     pressEnter: (label) => retrying(async () => (await labelled(label)).sendKeys(Key.ENTER)),
-    clickButton: (name) => retrying(async () => (await found(NAMED_BUTTON, name, `button named "${name}"`)).click()),
+    clickButton: (name) => retrying(async () => click(await found(NAMED_BUTTON, name, `button named "${name}"`))),
     clickNth: (selector, index) =>
       retrying(async () => {
         const all = await driver.wait<WebElement[]>(
@@ -206,7 +214,8 @@ export function seleniumPage(driver: WebDriver): BrowserPage {
           `no element ${index} of ${selector}`,
           POLL_MS,
         );
-        await all[index]?.click();
+        const element = all[index];
+        if (element) await click(element);
       }),
     content: () => retrying(() => driver.getPageSource()),
   };
