@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Child, freePort, startChild } from '@openmates/fixtures';
 import { Builder, By, error, Key, type WebDriver, type WebElement } from 'selenium-webdriver';
@@ -32,11 +33,13 @@ export interface WebKitHost {
  * `env` adds to MiniBrowser's environment (it inherits WebKitWebDriver's).
  */
 export async function startWebKit(env: Record<string, string> = {}): Promise<WebKitHost> {
+  if (!existsSync(WEBKIT_LAUNCH.miniBrowser))
+    throw new Error(`${WEBKIT_LAUNCH.miniBrowser} is missing: bash scripts/setup.d/webkit.sh installs it`);
   const xvfb = await startChild(
     WEBKIT_LAUNCH.xvfb,
     ['-displayfd', '1', '-screen', '0', '1920x1200x24', '-nolisten', 'tcp'],
     { ready: /^(\d+)\n/m },
-  );
+  ).catch(missing('Xvfb'));
   let driverServer: Child | undefined;
   const sessions = new Set<WebDriver>();
   const close = async () => {
@@ -56,7 +59,7 @@ export async function startWebKit(env: Record<string, string> = {}): Promise<Web
         GSETTINGS_BACKEND: 'memory',
         ...env,
       },
-    });
+    }).catch(missing('WebKitWebDriver'));
     const url = `http://127.0.0.1:${port}`;
     await serving(url, driverServer);
     return {
@@ -85,6 +88,15 @@ export async function startWebKit(env: Record<string, string> = {}): Promise<Web
     await close();
     throw failure;
   }
+}
+
+/** Says what to run when a program is not installed; passes any other failure on. */
+function missing(program: string): (failure: unknown) => never {
+  return (failure) => {
+    if ((failure as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${program} is not installed: bash scripts/setup.d/webkit.sh installs it`);
+    throw failure;
+  };
 }
 
 /** Resolves once WebKitWebDriver answers `/status`: it prints nothing when it starts listening. */
