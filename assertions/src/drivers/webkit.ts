@@ -54,7 +54,7 @@ export async function startWebKit(env: Record<string, string> = {}): Promise<Web
       env: {
         ...process.env,
         DISPLAY: `:${xvfb.match[1]}`,
-        // No accessibility bus or desktop settings daemon runs here; GTK would wait for them.
+        // No accessibility bus or desktop settings daemon runs here: GTK is told not to look for them.
         NO_AT_BRIDGE: '1',
         GSETTINGS_BACKEND: 'memory',
         ...env,
