@@ -11,6 +11,7 @@ export const SURFACES = [
   'pip',
   'cli',
   'web',
+  'webkit',
   'mcp',
   'mcp-http',
   'mcp-2026',
@@ -31,7 +32,8 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
  * does, so they run every case the SDK runs (each driver's `supports` still says what it can
  * express): the pip SDK, MCP over stdio and over HTTP in both protocol eras, and the event stream (`stream`, REST's
  * `text/event-stream` answer; `sdk-stream` and `pip-stream`, the SDKs' `searchStream` /
- * `search_stream`).
+ * `search_stream`). `webkit` is the web GUI in WebKit, so it runs every case the `web` column (Chromium)
+ * runs.
  */
 export const CASES_OF: Partial<Record<Surface, Surface>> = {
   cluster: 'rest',
@@ -43,6 +45,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   stream: 'sdk',
   'sdk-stream': 'sdk',
   'pip-stream': 'sdk',
+  webkit: 'web',
 };
 
 /** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
@@ -113,7 +116,7 @@ export interface ParityCase {
   retries?: readonly ExpectedRetry[];
   /**
    * Why a person cannot give this request through the GUI's search form (a JSON type or field the
-   * form has no control for, a batch size it cannot submit); the web column skips exactly these.
+   * form has no control for, a batch size it cannot submit); the GUI columns (`web`, `webkit`) skip exactly these.
    */
   formCannotExpress?: string;
 }

@@ -32,6 +32,7 @@ import { createSdkDriver } from './drivers/sdk-driver.ts';
 import { createSdkStreamDriver, createStreamDriver } from './drivers/stream-driver.ts';
 import { createTrpcDriver } from './drivers/trpc-driver.ts';
 import { createWebDriver } from './drivers/web-driver.ts';
+import { createWebkitDriver } from './drivers/webkit-driver.ts';
 import { buildLocalIndex } from './local-corpus.ts';
 import { type CaseRun, compareSurfaces, renderDisagreements, writeReport } from './report.ts';
 import { runCase } from './runner.ts';
@@ -48,6 +49,7 @@ const drivers: SurfaceDriver[] = [
   createPipDriver(),
   createCliDriver(),
   createWebDriver(),
+  createWebkitDriver(),
   createMcpDriver(),
   createMcpHttpDriver(),
   createMcpDriver('modern'),
