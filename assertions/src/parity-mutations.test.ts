@@ -155,7 +155,9 @@ function environmentFor(testCase: ParityCase): CaseEnvironment | undefined {
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
   };
-  const provider = providerEnv[testCase.provider ?? 'brave'];
+  // The mutations are of a surface, not of a chain: chain cases run in the parity suite only.
+  if (Array.isArray(testCase.provider)) return undefined;
+  const provider = providerEnv[(testCase.provider as CaseProvider | undefined) ?? 'brave'];
   if (!provider) return undefined;
   const common = { OPENMATES_CACHE_TTL_S: '0', OPENMATES_RATE_LIMIT_PER_MIN: '0', OPENMATES_LOG_LEVEL: 'info' };
   return { env: { ...common, ...provider, ...testCase.env }, canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY] };

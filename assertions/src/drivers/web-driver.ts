@@ -93,6 +93,7 @@ async function readOutcome(page: Page, items: FormItem[]): Promise<Outcome> {
     sections.map((section) => ({
       id: section.getAttribute('data-group-id') ?? '',
       errorCode: section.getAttribute('data-error-code'),
+      provider: section.getAttribute('data-group-provider'),
       results: [...section.querySelectorAll('[data-result]')].map((result) => ({
         url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
         title: result.querySelector('[data-title]')?.textContent ?? '',
@@ -104,10 +105,20 @@ async function readOutcome(page: Page, items: FormItem[]): Promise<Outcome> {
     groups: groups.map((g, i): OutcomeGroup => {
       // The page shows ids as text: the caller's string ids stay strings; numbers and auto ids are numbers.
       const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
-      return { id, results: g.results, ...(g.errorCode ? { errorCode: g.errorCode } : {}) };
+      return {
+        id,
+        results: g.results,
+        ...(g.errorCode ? { errorCode: g.errorCode } : {}),
+        ...(g.provider ? { provider: g.provider } : {}),
+      };
     }),
   };
   if (responseCode) outcome.code = responseCode as ErrorCode;
+  // As outcomeOfResponse: the response's provider counts only when the groups say who answered each.
+  if (outcome.groups.some((g) => g.provider !== undefined)) {
+    const provider = await page.locator('[data-results]').getAttribute('data-response-provider');
+    if (provider !== null) outcome.provider = provider;
+  }
   return outcome;
 }
 
@@ -201,8 +212,10 @@ async function readView(page: Page): Promise<PersonView> {
       const message = one('message', inGroup);
       const sourcesCut = one('sources_cut', inGroup);
       const fittedOut = one('results_fitted_out', inGroup);
+      const answeredBy = one('provider', inGroup);
       return {
         id: one('id', inGroup) ?? '',
+        ...(answeredBy !== undefined ? { provider: answeredBy } : {}),
         ...(code !== undefined || message !== undefined ? { error: { code: code ?? '', message: message ?? '' } } : {}),
         ...(sourcesCut !== undefined ? { sources_cut: Number(sourcesCut) } : {}),
         ...(fittedOut !== undefined ? { results_fitted_out: Number(fittedOut) } : {}),

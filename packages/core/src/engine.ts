@@ -294,8 +294,28 @@ export function createEngine(options: EngineOptions): Engine {
     return items;
   }
 
+  /** `member`'s cache entry for `item`, counted and logged (undefined: a miss, or no cache). */
+  async function lookup(
+    member: Member,
+    item: NormalizedRequestItem,
+    index: number,
+    log: Logger,
+  ): Promise<CachedCall | undefined> {
+    const { cache } = member;
+    const cached = await cache?.get(item);
+    if (cache) observer?.cache(cached ? 'hit' : 'miss');
+    if (cached) {
+      const who = members.length > 1 ? { provider: member.provider.id } : {};
+      log.info(
+        { event: 'provider_call', group: index, ...who, cache: 'hit', results: cached.results.length },
+        'cache hit',
+      );
+    }
+    return cached;
+  }
+
   /**
-   * One call of `member` under its per-call timeout. Resolves to results or a group error.
+   * One call of `member` under its per-call timeout (`looked`: its cache was already asked). Resolves to results or a group error.
    * `failover`: another provider stands behind this one for the group, so the provider skips its
    * own short retries and fails at once.
    */
@@ -307,19 +327,13 @@ export function createEngine(options: EngineOptions): Engine {
     log: Logger,
     budget: BudgetSession,
     failover: boolean,
+    looked?: { cached: CachedCall | undefined },
   ): Promise<CachedCall | CallFailure> {
     const { provider, cache, gate, timeoutMs } = member;
     // Which provider a line is about, when several may answer.
     const who = members.length > 1 ? { provider: provider.id } : {};
-    const cached = await cache?.get(item);
-    if (cache) observer?.cache(cached ? 'hit' : 'miss');
-    if (cached) {
-      log.info(
-        { event: 'provider_call', group: index, ...who, cache: 'hit', results: cached.results.length },
-        'cache hit',
-      );
-      return cached;
-    }
+    const cached = looked ? looked.cached : await lookup(member, item, index, log);
+    if (cached) return cached;
     const started = now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new CallTimeout()), timeoutMs);
@@ -464,8 +478,11 @@ export function createEngine(options: EngineOptions): Engine {
           continue;
         }
       }
+      // A pause only keeps calls away: a cached answer is still served (asked first, then no more).
+      let looked: { cached: CachedCall | undefined } | undefined;
       if (hasNext && member.gate) {
-        const pausedMs = await member.gate.pausedFor();
+        looked = { cached: await lookup(member, item, index, log) };
+        const pausedMs = looked.cached ? 0 : await member.gate.pausedFor();
         if (pausedMs > 0) {
           log.info({ event: 'failover', group: index, provider: id, skipped: 'paused' }, 'provider paused');
           const refused = rateLimitedError(pausedMs);
@@ -485,7 +502,7 @@ export function createEngine(options: EngineOptions): Engine {
         else log.info({ event: 'failover', group: index, provider: id, skipped: 'budget' }, 'call budget spent');
         break;
       }
-      const outcome = await call(member, item, index, signal, log, budget, hasNext);
+      const outcome = await call(member, item, index, signal, log, budget, hasNext, looked);
       last = { outcome, member: m };
       if (!('error' in outcome) || !hasNext || !FAILOVER_CODES.has(outcome.error.code)) break;
       if (outcome.error.code === 'provider_auth')
