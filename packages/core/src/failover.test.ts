@@ -153,6 +153,18 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     expect(response.budget?.calls_used).toBe(1);
   });
 
+  it('still serves a paused provider’s cached answer (a pause keeps calls away, not the cache)', async () => {
+    const { engine } = chainEngine({ OPENMATES_CACHE_TTL_S: '300' }, () => 1_000);
+    const plain = { requests: [{ query: 'plain cached', count: 2, filter_tabloids: false }] };
+    expect((await engine.search(plain)).results[0]?.provider).toBe('Brave Search');
+    await engine.search({ requests: [{ query: 'ratelimit pause', count: 2, filter_tabloids: false }] });
+    brave.reset();
+    const again = await engine.search(plain);
+    expect(again.results[0]?.provider).toBe('Brave Search');
+    expect(brave.requests).toHaveLength(0);
+    expect(searxngCalls('plain cached')).toBe(0);
+  });
+
   it('starts no new attempt after OPENMATES_REQUEST_DEADLINE_MS from the request start', async () => {
     // Each reading of the clock is a second later: by the time Brave has failed, the deadline is past.
     let t = 0;
