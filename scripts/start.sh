@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm start`: bootstraps Node and pnpm, installs with the frozen lockfile, builds everything
 # (the CLI's dist, the SDK, the GUI when present), then runs `openmates serve` with any arguments
-# given (e.g. `pnpm start -- --port 9000`). The provider comes from the environment (SPEC §3).
+# given (e.g. `pnpm start -- --port 9000`). The provider comes from the environment (docs/reference.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bootstrap.sh

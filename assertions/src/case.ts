@@ -1,7 +1,7 @@
 import type { AssertionId } from './catalogue.ts';
 import type { Outcome } from './outcome.ts';
 
-/** The surfaces of SPEC §5, plus `contract` (validation alone, no provider). */
+/** Every surface the parity suite compares, plus `contract` (validation alone, no provider). */
 export const SURFACES = [
   'contract',
   'core',
@@ -45,7 +45,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   'pip-stream': 'sdk',
 };
 
-/** The fixture provider a case runs against (SPEC §5: real HTTP servers on loopback). */
+/** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
 export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
 
 /** One scripted answer of a retry case's upstream: a status, its headers and a contract-shaped body. */

@@ -11,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * The document as JSON data (a JSON round trip, so an in-process object compares as its JSON would)
  * with the top-level `request_id` replaced by a placeholder when it is a UUID: it is generated per
- * request (docs/decisions.md), so only its presence and form are the same across surfaces.
+ * request (ADR 0014), so only its presence and form are the same across surfaces.
  */
 export function normalizeDocument(document: unknown): unknown {
   const data: unknown = JSON.parse(JSON.stringify(document));

@@ -1,7 +1,7 @@
 import type { ErrorCode, ErrorResponse, RequestId, WebSearchResponse } from '@openmates/contract';
 
 /**
- * What a surface answered to a case, reduced to what every surface can express (SPEC §5). Two
+ * What a surface answered to a case, reduced to what every surface can express. Two
  * surfaces agree on a case when their outcomes are deeply equal.
  */
 export interface Outcome {

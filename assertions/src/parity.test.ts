@@ -36,7 +36,7 @@ import { buildLocalIndex } from './local-corpus.ts';
 import { type CaseRun, compareSurfaces, renderDisagreements, writeReport } from './report.ts';
 import { runCase } from './runner.ts';
 
-// The parity suite (SPEC §5): every case on every surface that can express it, against fixture
+// The parity suite (ADR 0022): every case on every surface that can express it, against fixture
 // providers on loopback with fresh state per case and surface, cache and rate limit off; then the
 // assertion × surface matrix, written to assertions/report/.
 const drivers: SurfaceDriver[] = [

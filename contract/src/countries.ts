@@ -1,6 +1,6 @@
 /**
- * Countries a search can be localized to. `NO` is Norway: the seed's list shows `false` in its
- * place, the result of a YAML parser reading `NO` as a boolean.
+ * Countries a search can be localized to. `NO` is Norway, never the boolean `false` a YAML parser
+ * reads `NO` as.
  */
 export const COUNTRIES = [
   'ALL',

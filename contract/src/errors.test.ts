@@ -10,7 +10,7 @@ import {
 } from './errors.ts';
 
 describe('the error table', () => {
-  it('maps each code to its HTTP status and CLI exit code (SPEC §2)', () => {
+  it('maps each code to its HTTP status and CLI exit code', () => {
     const table = Object.fromEntries(ERROR_CODES.map((c) => [c, [httpStatus(c), exitCode(c)]]));
     expect(table).toEqual({
       invalid_request: [400, 2],

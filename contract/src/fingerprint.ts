@@ -4,7 +4,7 @@ export interface CatalogueEntry {
   statement: string;
 }
 
-/** The input of the contract fingerprint (SPEC §1): the OpenAPI document and the catalogue. */
+/** The input of the contract fingerprint: the OpenAPI document and the assertion catalogue. */
 export interface FingerprintInput {
   openapi: unknown;
   assertions: readonly CatalogueEntry[];

@@ -55,7 +55,7 @@ export const BRAVE_MAX_QUERY_LENGTH = 400;
  */
 export const BRAVE_MAX_SCOPE_PAGES = 2;
 
-/** Engine defaults (overridable through the environment; see SPEC §3). */
+/** Engine defaults, each overridable through the environment (docs/reference.md lists the variables). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
 /** SearXNG waits for its slowest engines (their own timeouts are a few seconds each). */
@@ -74,7 +74,7 @@ export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
 /** The per-key limit's window when `OPENMATES_RATE_LIMIT_WINDOW_S` is unset. */
 export const DEFAULT_RATE_LIMIT_WINDOW_S = 60;
-/** Shared state in Redis (SPEC §8.1): per-command timeout and key prefix. */
+/** Shared state in Redis (docs/deploy.md): per-command timeout and key prefix. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 100;
 export const DEFAULT_REDIS_PREFIX = 'openmates:';
 /**

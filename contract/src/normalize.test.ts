@@ -152,7 +152,7 @@ describe('query', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (raw) => {
         const cleaned = cleanText(raw);
-        // Joiners may stay where they join (SPEC §8.6; see text.test.ts); nothing else invisible does.
+        // Joiners may stay where they join (ADR 0004; see text.test.ts); nothing else invisible does.
         expect(hasInvisible(cleaned.replace(/[\u200C\u200D]/g, ''))).toBe(false);
         expect(cleaned).toBe(cleaned.trim());
         expect(cleaned).not.toMatch(/\s{2}/u);

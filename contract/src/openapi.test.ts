@@ -37,7 +37,7 @@ describe('the committed OpenAPI document', () => {
       expect(schemas).toContain(name);
   });
 
-  it('registers every HTTP path of SPEC §4', () => {
+  it('registers every HTTP path the API serves', () => {
     const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
     expect(Object.keys(paths[PATHS.search] ?? {}).sort()).toEqual(['get', 'post']);
     for (const path of [PATHS.openapi, PATHS.docs, PATHS.health, PATHS.ready, PATHS.metrics])

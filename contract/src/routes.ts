@@ -81,7 +81,7 @@ export const TRPC_SEARCH_PROCEDURE = 'webSearch.search';
 const SEARCH = `${API_NAMESPACE}/apps/web/skills/search` as const;
 const TRPC = '/trpc';
 
-// Public routes answer without a key whatever the server's settings (docs/decisions.md); their one
+// Public routes answer without a key whatever the server's settings (ADR 0026); their one
 // refusal is a method other than GET or HEAD.
 const NOT_ALLOWED = { 405: { error: 'method_not_allowed' } } as const;
 

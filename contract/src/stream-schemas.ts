@@ -1,7 +1,7 @@
 import { ErrorResponseSchema, ResultGroupSchema, WebSearchResponseSchema } from './response-schemas.ts';
 import { z } from './zod.ts';
 
-/** The media type a client names in `Accept` to get the search as a stream of events (SPEC §8.4). */
+/** The media type a client names in `Accept` to get the search as a stream of events (ADR 0059). */
 export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 
 /** Default interval of the stream's keep-alive comment lines, in ms (the server's setting overrides it). */

@@ -49,7 +49,7 @@ const persianWord = fc
 
 const latinWord = fc.stringMatching(/^[A-Za-z]{1,12}$/);
 
-describe('joiners in cleaning (SPEC §8.6)', () => {
+describe('joiners in cleaning (ADR 0004)', () => {
   it('keeps emoji ZWJ sequences whole, alone or inside a query', () => {
     fc.assert(
       fc.property(emojiZwjSequence, latinWord, (sequence, word) => {

@@ -18,8 +18,8 @@ const INVISIBLE_SOURCE = '\\p{Cc}\\p{Cf}\\u115F\\u1160\\u3164\\uFFA0\\u{E0000}-\
 const INVISIBLE = new RegExp(`(?![\\u200C\\u200D])[${INVISIBLE_SOURCE}]`, 'gu');
 
 /**
- * A joiner that neither of its uses needs, so it is removed like any other format character (SPEC
- * §8.6). Kept: ZWJ inside an emoji ZWJ sequence (UTS #51: a pictograph, with its presentation
+ * A joiner that neither of its uses needs, so it is removed like any other format character (ADR
+ * 0004). Kept: ZWJ inside an emoji ZWJ sequence (UTS #51: a pictograph, with its presentation
  * selector or skin-tone modifier, joined to the next pictograph, e.g. 👩‍💻); ZWJ or ZWNJ right after
  * a virama (RFC 5892 CONTEXTJ, e.g. Devanagari half forms); ZWNJ between a letter that joins forward
  * and one that joins backward, marks allowed between (CONTEXTJ, e.g. Persian می‌خواهم). The letter

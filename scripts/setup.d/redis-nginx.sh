@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian's redis-server and nginx-light when missing, for the tests of several replicas
-# sharing state (SPEC §8.1). Neither is started as a service: the tests run their own as foreground
+# sharing state (docs/deploy.md). Neither is started as a service: the tests run their own as foreground
 # child processes on free loopback ports (packages/fixtures/src/redis.ts, nginx.ts).
 set -euo pipefail
 missing=()

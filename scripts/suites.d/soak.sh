@@ -2,7 +2,7 @@
 # A 10-second soak of the real `openmates serve` over the Brave fixture (packages/cli/scripts/soak.ts):
 # mixed batches, 400s, provider errors, slow providers and client aborts. Fails on any lost answer,
 # unexpected 5xx or unclean exit. Usage: soak.sh RESULTS_DIR; writes RESULTS_DIR/check-soak.
-# The rate is modest so that a busy 2-core machine still passes; the README states a 60 s run at 300 req/s.
+# The rate is modest so that a busy 2-core machine still passes; docs/benchmarks.md gives a 60 s run at 300 req/s.
 set -uo pipefail
 results=$(mkdir -p "$1" && cd "$1" && pwd)
 cd "$(dirname "$0")/../.." || exit 1

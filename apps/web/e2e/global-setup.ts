@@ -4,9 +4,15 @@ import { fileURLToPath } from 'node:url';
 
 const serveScript = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
-/** Starts `serve.ts` in a child Node and resolves to its first stdout line, parsed. */
-async function startServer(args: string[]): Promise<{ child: ChildProcess; info: { url: string; apiKey?: string } }> {
-  const child = spawn(process.execPath, [serveScript, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts `serve.ts` in a child Node (`env` added to this one's) and resolves to its first stdout line, parsed. */
+export async function startServer(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; info: { url: string; apiKey?: string } }> {
+  const child = spawn(process.execPath, [serveScript, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   let buffered = '';
   const info = await new Promise<{ url: string; apiKey?: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`e2e server exited early (code ${code})`)));

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { expect, test } from '@playwright/test';
+import { startServer } from './global-setup.ts';
 import { apiKey, keyedUrl, readGroups, saveScreenshot } from './helpers.ts';
 
 test.use({ baseURL: keyedUrl() });
@@ -32,7 +34,15 @@ test('with OPENMATES_API_KEYS the GUI asks for a key before it searches, and kee
 
   const [cookie, ...others] = await context.cookies();
   expect(others).toEqual([]);
-  expect(cookie).toMatchObject({ value: apiKey(), httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
+  // Not asked to remember: a session cookie (no expiry), gone when the browser closes.
+  expect(cookie).toMatchObject({
+    value: apiKey(),
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    secure: false,
+    expires: -1,
+  });
   expect(await page.evaluate(() => document.cookie)).toBe('');
   await expect(page.locator('body')).not.toContainText(apiKey());
   await page.getByText('Use this search elsewhere').click();
@@ -41,6 +51,52 @@ test('with OPENMATES_API_KEYS the GUI asks for a key before it searches, and kee
   await page.getByRole('button', { name: 'Forget key' }).click();
   await expect(page.getByRole('heading', { name: 'An API key is needed' })).toBeVisible();
   expect(await context.cookies()).toEqual([]);
+});
+
+test('"Remember this key on this device" keeps it in a persistent HttpOnly, SameSite=Strict cookie that a relaunch still uses', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: keyedUrl() });
+  const page = await context.newPage();
+  await page.goto('/?q=installed+app');
+  const remember = page.getByLabel('Remember this key on this device');
+  await expect(remember).not.toBeChecked();
+  await remember.check();
+  // A refused key keeps the person's choice for the next attempt.
+  await page.getByLabel('API key', { exact: true }).fill('not-the-right-key-0000');
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect(page.getByText('The API did not accept that key.')).toBeVisible();
+  await expect(remember).toBeChecked();
+  expect(await context.cookies()).toEqual([]);
+
+  await page.getByLabel('API key', { exact: true }).fill(apiKey());
+  const before = Date.now() / 1000;
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect(page).toHaveURL(`${keyedUrl()}/?q=installed+app`);
+  expect((await readGroups(page)).map((g) => g.results.length)).toEqual([10]);
+  const [cookie, ...others] = await context.cookies();
+  expect(others).toEqual([]);
+  expect(cookie).toMatchObject({ value: apiKey(), httpOnly: true, sameSite: 'Strict', path: '/', secure: false });
+  // Max-Age is 400 days from when the server answered, between the click and the results.
+  const after = Date.now() / 1000;
+  const maxAge = 400 * 86_400;
+  expect(cookie?.expires).toBeGreaterThanOrEqual(Math.floor(before) + maxAge);
+  expect(cookie?.expires).toBeLessThanOrEqual(Math.ceil(after) + maxAge);
+
+  // A relaunch: a new context with only what the browser stored on disk searches without a prompt.
+  const stored = await context.storageState();
+  await context.close();
+  const relaunched = await browser.newContext({ baseURL: keyedUrl(), storageState: stored });
+  const again = await relaunched.newPage();
+  await again.goto('/?q=after+relaunch&count=3');
+  await expect(again.getByRole('heading', { name: 'An API key is needed' })).toHaveCount(0);
+  expect((await readGroups(again)).map((g) => g.results.length)).toEqual([3]);
+
+  // "Forget key" ends it on this device too.
+  await again.getByRole('button', { name: 'Forget key' }).click();
+  await expect(again.getByRole('heading', { name: 'An API key is needed' })).toBeVisible();
+  expect(await relaunched.cookies()).toEqual([]);
+  await relaunched.close();
 });
 
 test('the key prompt works without JavaScript', async ({ browser }) => {
@@ -75,4 +131,34 @@ test('the key form refuses other origins and never redirects off the page', asyn
   });
   expect(sameSite.status()).toBe(303);
   expect(sameSite.headers().location).toBe('/');
+});
+
+test('behind a TLS proxy (PROTOCOL_HEADER, as docs/apple.md sets it up) the key cookie is Secure, remembered or not', async ({
+  playwright,
+}) => {
+  const { child, info } = await startServer(['--keys'], { PROTOCOL_HEADER: 'x-forwarded-proto' });
+  try {
+    const host = new URL(info.url).host;
+    // What the proxy sends on: the Host the phone asked for, and the protocol it used.
+    const proxied = await playwright.request.newContext({
+      baseURL: info.url,
+      extraHTTPHeaders: { 'x-forwarded-proto': 'https', origin: `https://${host}`, accept: 'text/html' },
+    });
+    for (const remember of [false, true]) {
+      const answer = await proxied.post('/?/key', {
+        form: { key: apiKey(), next: '/', ...(remember ? { remember: 'on' } : {}) },
+        maxRedirects: 0,
+      });
+      expect(answer.status()).toBe(303);
+      const cookie = answer.headers()['set-cookie'] ?? '';
+      expect(cookie).toMatch(/^openmates_api_key=/);
+      for (const attribute of ['HttpOnly', 'SameSite=Strict', 'Secure', 'Path=/'])
+        expect(cookie.split(/;\s*/), attribute).toContain(attribute);
+      expect(cookie.includes('Max-Age=34560000'), `remember=${remember}`).toBe(remember);
+    }
+    await proxied.dispose();
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
 });

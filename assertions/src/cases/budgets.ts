@@ -5,7 +5,7 @@ import type { Outcome } from '../outcome.ts';
 const ordinary = (query: string, count: number) =>
   expectedBraveResults(query, count).map(({ url, title, description }) => ({ url, title, description }));
 
-/** Budget and fitting cases (seed 000 §10.3, 10.4, 10.8) against the Brave fixture. */
+/** Budget and fitting cases (call and source budgets, response fitting) against the Brave fixture. */
 export const budgetCases: ParityCase[] = [
   {
     name: 'budget-completion-order',
@@ -14,7 +14,7 @@ export const budgetCases: ParityCase[] = [
       'With 5 source slots, the query that completes first takes its share; the slower one gets what remains.',
     env: { OPENMATES_MAX_SOURCES: '5' },
     // Not the cluster column: its second answer comes from the shared cache, where both groups
-    // complete at once and admission follows request order (docs/decisions.md, "Replicas").
+    // complete at once and admission follows request order (ADR 0050).
     except: ['cluster'],
     request: {
       requests: [

@@ -21,7 +21,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const HOSTILE_TITLE = 'Vec<T> <b>guide</b><script>alert(1)</script>';
 const HOSTILE_DESCRIPTION = 'Use &amp; <img src=x onerror=alert(1)> wisely done';
 
-/** Cases against the SearXNG fixture (SPEC §8.5), one at least per assertion id. */
+/** Cases against the SearXNG fixture (docs/providers/searxng.md), one at least per assertion id. */
 export const searxngCases: ParityCase[] = [
   {
     name: 'searxng-validated',
@@ -66,7 +66,7 @@ export const searxngCases: ParityCase[] = [
         `the javascript: URL is dropped: ${results.map((r) => r.url)}`,
       );
       const [first, huge, blank] = results;
-      // SearXNG's text is plain text (docs/decisions.md): markup-looking text stays as written.
+      // SearXNG's text is plain text (ADR 0017): markup-looking text stays as written.
       check(first?.title === HOSTILE_TITLE, `title: ${JSON.stringify(first?.title)}`);
       check(first?.description === HOSTILE_DESCRIPTION, `description: ${JSON.stringify(first?.description)}`);
       check([...(huge?.title ?? '')].length === 300 && (huge?.title.endsWith('…') ?? false), 'the 10 KB title is cut');

@@ -174,7 +174,7 @@ export function createCliDriver(): SurfaceDriver {
       const isResponse = body !== null && typeof body === 'object' && 'results' in body;
       const response = isResponse ? WebSearchResponseSchema.parse(body) : undefined;
       const error = isResponse ? undefined : ErrorResponseSchema.parse(body);
-      // The exit code is part of the CLI's contract (SPEC §2): check it with the outcome.
+      // The exit code is part of the CLI's contract (the error table's exit codes): check it with the outcome.
       const expectedCode = response ? searchExitCode(response.results) : exitCode(error?.code ?? 'internal_error');
       if (code !== expectedCode) throw new Error(`cli exited ${code}, the contract says ${expectedCode}`);
       if (human.code !== expectedCode)

@@ -31,7 +31,7 @@ async function until(test: () => boolean): Promise<void> {
 }
 
 /**
- * A deployment of several replicas (SPEC §8.1): nginx (round-robin, HTTP/1.1 keep-alive upstream,
+ * A deployment of several replicas (docs/deploy.md, ADR 0050): nginx (round-robin, HTTP/1.1 keep-alive upstream,
  * no buffering) in front of two real `openmates serve` processes sharing one Redis, with the cache
  * on. Each case is sent twice through the proxy: the first answer comes from one replica, the same
  * request then from the other. Both must be the same answer, and when the first succeeded whole the

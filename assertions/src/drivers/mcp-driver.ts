@@ -12,7 +12,7 @@ import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
-/** The key the HTTP column's server requires and its client sends (SPEC §8.3: the API's own keys). */
+/** The key the HTTP column's server requires and its client sends (the MCP endpoint takes the API's own keys). */
 const MCP_HTTP_KEY = 'parity-mcp-http-key-0123456789';
 
 /**
@@ -51,7 +51,7 @@ async function callTool(
       document !== undefined && document !== null && typeof document === 'object' && 'results' in document;
     const response = isResponse ? WebSearchResponseSchema.parse(document) : undefined;
     const error = isResponse ? undefined : ErrorResponseSchema.parse(document);
-    // SPEC §8.3: a refusal, and a batch whose every group failed, are tool errors; nothing else is.
+    // A refusal, and a batch whose every group failed, are tool errors; nothing else is (ADR 0030).
     const allFailed = response !== undefined && response.results.length > 0 && response.results.every((g) => g.error);
     if ((result.isError === true) !== (error !== undefined || allFailed))
       throw new Error(`mcp: isError is ${result.isError} for ${error ? 'a refusal' : 'a search'}`);

@@ -94,7 +94,7 @@ export function checkGroups(surface: Surface, groups: readonly unknown[], done: 
 }
 
 /**
- * The event stream (SPEC §8.4) as a column: `stream` reads REST's `text/event-stream` answer off the
+ * The event stream (ADR 0059) as a column: `stream` reads REST's `text/event-stream` answer off the
  * wire, `sdk-stream` the npm SDK's `searchStream`. Each runs every case the SDK can express (typed
  * requests). Its document is the `done` response (or the `error` event's, or the JSON refusal), so
  * the suite's whole-document comparison proves it equals the non-streamed answer; before it, every

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `openmates` binary. Node's compile cache goes on before anything else loads, and
-// `openmates search` takes a fast path that never loads oclif (see README, "Cold start").
+// `openmates search` takes a fast path that never loads oclif (packages/cli/README.md, "Cold start").
 import module from 'node:module';
 
 // Written for any Node that can parse ES modules: on a Node older than `engines` in package.json,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { cliVariable } from './lib/cli-env.ts';
 import { runMcp } from './mcp/run-mcp.ts';
 
 /**
@@ -24,7 +25,7 @@ export function mcpOptions(
   flags: { 'api-url'?: string | undefined; 'api-key'?: string | undefined },
   env: Record<string, string | undefined>,
 ): { apiUrl?: string; apiKey?: string } {
-  const apiUrl = flags['api-url'] ?? env.OPENMATES_API_URL;
-  const apiKey = flags['api-key'] ?? env.OPENMATES_API_KEY;
+  const apiUrl = flags['api-url'] ?? cliVariable(env, 'OPENMATES_API_URL');
+  const apiKey = flags['api-key'] ?? cliVariable(env, 'OPENMATES_API_KEY');
   return { ...(apiUrl ? { apiUrl } : {}), ...(apiKey ? { apiKey } : {}) };
 }

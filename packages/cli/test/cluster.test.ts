@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, requireBuild, runCli } from './run-cli.ts';
 
-// Two real `openmates serve` replicas sharing one real Redis (SPEC §8.1), as a deployment runs them.
+// Two real `openmates serve` replicas sharing one real Redis (docs/deploy.md), as a deployment runs them.
 // Each describe block has its own pair, configured for what it proves; Redis is flushed between tests.
 
 const SECRET = 'cluster-test-secret-0123456789';

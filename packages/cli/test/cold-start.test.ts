@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, requireBuild, runCli, runProcess } from './run-cli.ts';
 
 // What keeps a search's cold start short, checked by what the process loads rather than by a
-// timing (see README, "Cold start"): Node's own modules a local search must not pull in.
+// timing (packages/cli/README.md, "Cold start"): Node's own modules a local search must not pull in.
 const NOT_ON_A_LOCAL_SEARCH = [
   'NativeModule crypto', // node:crypto: only the shared Redis link uses it
   'NativeModule internal/webstreams/transformstream', // web streams: only the OpenAI transport

@@ -222,7 +222,7 @@ describe('openmates index', () => {
     const { tmpdir } = await import('node:os');
     const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-index-'));
     try {
-      // Results need an http(s) URL (SPEC §2), so the document comes as a JSONL line with one.
+      // Results need an http(s) URL (ADR 0018), so the document comes as a JSONL line with one.
       const doc = { url: 'https://example.org/quokka', title: 'Quokka habits', body: 'The quokka is a marsupial.' };
       await writeFile(join(dir, 'pages.jsonl'), `${JSON.stringify(doc)}\n`);
       const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });

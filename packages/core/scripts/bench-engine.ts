@@ -1,7 +1,7 @@
 // pnpm bench:engine — engine overhead and fan-out, against the Brave fixture on loopback.
 // Prints, in one run: (1) a one-query search through the engine next to a direct fetch of the same
 // fixture answer (overhead ratio), and (2) a batch of 5 queries next to one query at 200 ms fixture
-// latency (SPEC §7: at most 1.15×). Bounded: a fixed number of iterations, loopback only.
+// latency (target: at most 1.15×). Bounded: a fixed number of iterations, loopback only.
 import { startBraveFixture } from '@openmates/fixtures';
 import { createConfiguredProvider, createEngine, createLogger, loadConfig } from '../src/index.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Local index benchmark (SPEC §7): ingests 100,000 generated documents and runs 1,000 queries,
+ * Local index benchmark: ingests 100,000 generated documents and runs 1,000 queries,
  * then prints documents/s and query p50/p99 against the targets. Run with `pnpm bench:index`.
  * Words follow a Zipf distribution over a generated vocabulary, so common words match many
  * documents (the slow case for BM25) and rare ones few, as in real text.

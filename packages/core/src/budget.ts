@@ -1,5 +1,5 @@
 /**
- * One invocation's budgets (seed 000 §10.3–10.4): a call budget debited before dispatch and kept
+ * One invocation's budgets: a call budget debited before dispatch and kept
  * when the call fails, a distinct-source budget spent only by new normalized URLs, and a per-call
  * cap (the item's `count`). Calls are admitted in the order they complete; JavaScript runs each
  * admission to completion, so an admission is atomic and a later completion sees what the earlier

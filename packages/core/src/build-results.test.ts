@@ -33,7 +33,7 @@ describe('buildResults notes', () => {
   });
 });
 
-describe('mergeSuggestions joiners (SPEC §8.6)', () => {
+describe('mergeSuggestions joiners (ADR 0004)', () => {
   it('keeps joiners where they join and removes them elsewhere, as for queries', () => {
     const suggestions = ['👩\u200D💻 jobs', 'می\u200Cخواهم', 'fo\u200Do', 'ब\u200Dk'];
     expect(mergeSuggestions([{ query: 'x', suggestions }], (text) => text)).toEqual([

@@ -3,7 +3,7 @@ import { ConfigError, configSecrets, loadConfig } from './config.ts';
 import { braveKeyVariable } from './providers/brave/index.ts';
 
 describe('loadConfig', () => {
-  it('defaults to the local provider and the SPEC §3 settings', () => {
+  it('defaults to the local provider and the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       provider: 'local',

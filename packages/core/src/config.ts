@@ -2,10 +2,13 @@ import {
   DEFAULT_CACHE_TTL_S,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SOURCES,
+  DEFAULT_OPENAI_TIMEOUT_MS,
   DEFAULT_PROVIDER,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
   DEFAULT_REDIS_PREFIX,
   DEFAULT_REDIS_TIMEOUT_MS,
   DEFAULT_REQUEST_DEADLINE_MS,
+  DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
   type ProviderId,
@@ -16,7 +19,16 @@ import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
 import { PROVIDER_MODULES } from './providers/registry.ts';
 import type { SearxngSettings } from './providers/searxng/settings.ts';
-import { blankToUndefined, ConfigError, type Env, secret, wholeNumber } from './shared/env-schema.ts';
+import {
+  blankToUndefined,
+  ConfigError,
+  type Env,
+  type EnvTable,
+  secret,
+  tableSchema,
+  wholeNumber,
+  withDefault,
+} from './shared/env-schema.ts';
 
 export { ConfigError } from './shared/env-schema.ts';
 
@@ -57,7 +69,7 @@ export interface EngineConfig {
    * MIN_MAX_RESPONSE_BYTES, so that a response without results always fits).
    */
   maxResponseBytes: number;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: (typeof LOG_LEVELS)[number];
   /**
    * Calls per second to the provider, all replicas together, spaced evenly
    * (`OPENMATES_PROVIDER_RATE_PER_S`, may be fractional; default none).
@@ -68,7 +80,7 @@ export interface EngineConfig {
    * first provider's). A provider not named here is not spaced.
    */
   providerRatesPerS: { [K in ProviderId]?: number };
-  /** Shared state for several replicas (SPEC §8.1); absent: everything stays in process. */
+  /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
 
@@ -158,36 +170,93 @@ const providerChain = z.preprocess(
     .optional(),
 );
 
-const SelectionSchema = z.object({ OPENMATES_PROVIDER: providerChain });
+const lowercased = (v: unknown) =>
+  typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined;
 
-const EnvSchema = z.object({
-  OPENMATES_PROVIDER_TIMEOUT_MS: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
-  OPENMATES_CACHE_TTL_S: wholeNumber('OPENMATES_CACHE_TTL_S', 0),
-  OPENMATES_MAX_SOURCES: wholeNumber('OPENMATES_MAX_SOURCES', 1),
-  OPENMATES_MAX_RESPONSE_BYTES: wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', MIN_MAX_RESPONSE_BYTES),
-  OPENMATES_PROVIDER_RATE_PER_S: providerRates,
-  OPENMATES_REQUEST_DEADLINE_MS: wholeNumber('OPENMATES_REQUEST_DEADLINE_MS', 1),
-  OPENMATES_REDIS_URL: redisUrl,
-  OPENMATES_REDIS_SECRET: secret,
-  OPENMATES_REDIS_TIMEOUT_MS: wholeNumber('OPENMATES_REDIS_TIMEOUT_MS', 1),
-  OPENMATES_REDIS_PREFIX: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9:._-]{1,64}$/, {
-        message: 'OPENMATES_REDIS_PREFIX must be 1-64 letters, digits or : . _ -',
-      })
-      .optional(),
-  ),
-  OPENMATES_LOG_LEVEL: z.preprocess(
-    (v) => (typeof blankToUndefined(v) === 'string' ? String(v).trim().toLowerCase() : undefined),
-    z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-        message: 'OPENMATES_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-      })
-      .optional(),
-  ),
-});
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The provider selection, read with the providers' own variables (`PROVIDER_MODULES[id].environment`). */
+export const SELECTION_ENVIRONMENT = {
+  OPENMATES_PROVIDER: {
+    description: `Which provider answers: ${PROVIDER_IDS.map((id) => `\`${id}\``).join(', ')}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
+    default: DEFAULT_PROVIDER,
+    schema: providerChain,
+  },
+} as const satisfies EnvTable;
+
+/** The engine's own variables: its bounds, its cache, its logs, and Redis for several replicas. */
+export const ENGINE_ENVIRONMENT = {
+  OPENMATES_PROVIDER_TIMEOUT_MS: {
+    description: 'Milliseconds per provider call, retries included (SearXNG: per page).',
+    default: `${DEFAULT_PROVIDER_TIMEOUT_MS}; ${DEFAULT_OPENAI_TIMEOUT_MS} for \`openai\`; ${DEFAULT_SEARXNG_TIMEOUT_MS} for \`searxng\``,
+    schema: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
+  },
+  OPENMATES_CACHE_TTL_S: {
+    description: 'Lifetime of a cached answer in seconds; `0` turns the response cache off.',
+    ...withDefault(wholeNumber('OPENMATES_CACHE_TTL_S', 0), DEFAULT_CACHE_TTL_S),
+  },
+  OPENMATES_MAX_SOURCES: {
+    description: 'Distinct result URLs admitted per request, across its queries.',
+    ...withDefault(wholeNumber('OPENMATES_MAX_SOURCES', 1), DEFAULT_MAX_SOURCES),
+  },
+  OPENMATES_MAX_RESPONSE_BYTES: {
+    description: `Ceiling of a serialized response, in UTF-8 bytes and in UTF-16 units (at least ${MIN_MAX_RESPONSE_BYTES}, so that a response without results always fits).`,
+    ...withDefault(wholeNumber('OPENMATES_MAX_RESPONSE_BYTES', MIN_MAX_RESPONSE_BYTES), DEFAULT_MAX_RESPONSE_BYTES),
+  },
+  OPENMATES_PROVIDER_RATE_PER_S: {
+    description:
+      "Calls per second to a provider, evenly spaced, all replicas together; may be fractional (`1` for Brave's free plan). One number is the first provider's; `brave=1,searxng=5` sets each provider's.",
+    schema: providerRates,
+  },
+  OPENMATES_REQUEST_DEADLINE_MS: {
+    description:
+      'Milliseconds from the start of a request after which no new provider attempt starts (with several providers listed, no further failover).',
+    ...withDefault(wholeNumber('OPENMATES_REQUEST_DEADLINE_MS', 1), DEFAULT_REQUEST_DEADLINE_MS),
+  },
+  OPENMATES_REDIS_URL: {
+    description:
+      "`redis://` or `rediss://`: replicas share rate limits, the cache, the provider's rate and its 429 pauses there (docs/deploy.md); without it everything stays in process. Its password is a secret.",
+    schema: redisUrl,
+  },
+  OPENMATES_REDIS_SECRET: {
+    description:
+      'Required with `OPENMATES_REDIS_URL`: the key (at least 16 characters, the same on every replica) of the HMAC that every stored identity and cache key goes through.',
+    schema: secret,
+  },
+  OPENMATES_REDIS_TIMEOUT_MS: {
+    description: 'Milliseconds per Redis command.',
+    ...withDefault(wholeNumber('OPENMATES_REDIS_TIMEOUT_MS', 1), DEFAULT_REDIS_TIMEOUT_MS),
+  },
+  OPENMATES_REDIS_PREFIX: {
+    description: 'Before every Redis key: 1–64 letters, digits or `:` `.` `_` `-`.',
+    ...withDefault(
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^[A-Za-z0-9:._-]{1,64}$/, {
+            message: 'OPENMATES_REDIS_PREFIX must be 1-64 letters, digits or : . _ -',
+          })
+          .optional(),
+      ),
+      DEFAULT_REDIS_PREFIX,
+    ),
+  },
+  OPENMATES_LOG_LEVEL: {
+    description: `Level of the JSON log lines on stderr: ${LOG_LEVELS.join(', ')}.`,
+    ...withDefault(
+      z.preprocess(
+        lowercased,
+        z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+      ),
+      'info',
+      '`info` (`openmates` commands other than `serve`: `silent`)',
+    ),
+  },
+} as const satisfies EnvTable;
+
+const SelectionSchema = tableSchema(SELECTION_ENVIRONMENT);
+const EnvSchema = tableSchema(ENGINE_ENVIRONMENT);
 
 /**
  * Parses the engine's settings from an environment (default `process.env`): the selection, every
@@ -246,12 +315,12 @@ export function loadConfig(env: Env = process.env): EngineConfig {
     searxng,
     providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
     providerTimeoutsMs,
-    requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS ?? DEFAULT_REQUEST_DEADLINE_MS,
+    requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
     providerRatesPerS,
-    cacheTtlS: e.OPENMATES_CACHE_TTL_S ?? DEFAULT_CACHE_TTL_S,
-    maxSources: e.OPENMATES_MAX_SOURCES ?? DEFAULT_MAX_SOURCES,
-    maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES ?? DEFAULT_MAX_RESPONSE_BYTES,
-    logLevel: e.OPENMATES_LOG_LEVEL ?? 'info',
+    cacheTtlS: e.OPENMATES_CACHE_TTL_S,
+    maxSources: e.OPENMATES_MAX_SOURCES,
+    maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES,
+    logLevel: e.OPENMATES_LOG_LEVEL,
   };
   const firstRate = providerRatesPerS[provider];
   if (firstRate !== undefined) config.providerRatePerS = firstRate;
@@ -259,8 +328,8 @@ export function loadConfig(env: Env = process.env): EngineConfig {
     config.redis = {
       url: e.OPENMATES_REDIS_URL,
       secret: e.OPENMATES_REDIS_SECRET,
-      timeoutMs: e.OPENMATES_REDIS_TIMEOUT_MS ?? DEFAULT_REDIS_TIMEOUT_MS,
-      prefix: e.OPENMATES_REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
+      timeoutMs: e.OPENMATES_REDIS_TIMEOUT_MS,
+      prefix: e.OPENMATES_REDIS_PREFIX,
     };
   return config;
 }

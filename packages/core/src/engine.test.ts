@@ -94,7 +94,7 @@ describe('result groups', () => {
     expect(response.results.map((g) => g.results.length)).toEqual([20, 1]);
   });
 
-  it('sends the provider the query with joiners kept where they join and removed elsewhere (SPEC §8.6)', async () => {
+  it('sends the provider the query with joiners kept where they join and removed elsewhere (ADR 0004)', async () => {
     const { engine } = braveEngine();
     await engine.search({ requests: [{ query: 'la\u200Dtin 👩\u200D💻 می\u200Cخواهم क्\u200Dष\u200B' }] });
     expect(brave.requests[0]?.query.q).toBe('latin 👩\u200D💻 می\u200Cخواهم क्\u200Dष');
@@ -400,7 +400,7 @@ describe('repeated request bodies (searchBody)', () => {
 });
 
 describe('budgets', () => {
-  it('admits in completion order: 80 then 20 of 100 remaining source slots (seed 000, exercise 1)', () => {
+  it('admits in completion order: 80 then 20 of 100 remaining source slots', () => {
     const budget = new BudgetSession({ maxCalls: 5, maxSources: 100 });
     const urls = (prefix: string) => Array.from({ length: 80 }, (_, i) => ({ url: `https://${prefix}.example/${i}` }));
     expect(budget.debitCall() && budget.debitCall()).toBe(true);

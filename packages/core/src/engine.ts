@@ -118,7 +118,8 @@ export interface Engine {
    * byte-identical to a recent one is not parsed or validated again, and while the in-process
    * cache still holds the very entries its last answer came from, that answer's JSON is sent
    * again with this request's id: the same response, logs and metrics as answering it anew.
-   * Without the in-process cache (off, or in Redis), or with `onGroup`, it is `searchJson`.
+   * Without the in-process cache (off, or in Redis), or with `onGroup`, it is `searchJson`. ADR 0058
+   * says why and what makes the resent bytes the ones a search anew would send.
    */
   searchBody(text: string, options?: SearchOptions): Promise<SearchJson>;
   /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */

@@ -156,8 +156,8 @@ function afterSteps(response: WebSearchResponse, plan: Plan, steps: number): Web
 
 /**
  * Fits a response under `maxBytes`, counted both as UTF-8 bytes and as UTF-16 units of its JSON
- * (seed 000 §10.8). Pure and deterministic. When it is over, it removes, one at a time and in
- * this order, until it fits: generated notes (last group first, last result first), follow-up
+ * (the larger of the two counts). Pure and deterministic. When it is over, it removes, one at a
+ * time and in this order, until it fits: generated notes (last group first, last result first), follow-up
  * suggestions (from the end), then results from the end of the last groups. It never removes a
  * group, its id or its error. Each removal is counted in the group's `results_fitted_out` and in
  * `budget` when the response carries one. Returns `response` itself when it already fits; throws

@@ -5,10 +5,12 @@ import { expect, it } from 'vitest';
 it('exports exactly the values other packages use', async () => {
   expect(Object.keys(await import('./index.ts')).sort()).toEqual([
     'ConfigError',
+    'ENGINE_ENVIRONMENT',
     'EngineError',
     'LocalIndexError',
     'PROVIDER_MODULES',
     'ProviderNotConfiguredError',
+    'SELECTION_ENVIRONMENT',
     'configSecrets',
     'connectRedis',
     'createConfiguredProvider',
@@ -29,5 +31,6 @@ it('exports exactly the values other packages use', async () => {
     'normalizeBaseUrl',
     'openIndex',
     'parseJsonBody',
+    'tableSchema',
   ]);
 });

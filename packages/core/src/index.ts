@@ -1,6 +1,13 @@
 // The public API of @openmates/core: what the other packages import, named one by one so that a
 // new export is a decision (index.test.ts pins the list). Everything else stays internal.
-export { ConfigError, configSecrets, type EngineConfig, loadConfig } from './config.ts';
+export {
+  ConfigError,
+  configSecrets,
+  ENGINE_ENVIRONMENT,
+  type EngineConfig,
+  loadConfig,
+  SELECTION_ENVIRONMENT,
+} from './config.ts';
 export { createEngine, type Engine, type EngineObserver } from './engine.ts';
 export { describeIssues, EngineError, errorResponse, parseJsonBody } from './engine-error.ts';
 export { createRedactor } from './hygiene/index.ts';
@@ -24,4 +31,5 @@ export {
   type ProviderModule,
 } from './providers/registry.ts';
 export { createUndiciGetClient, loadUndici } from './providers/shared/http-get-undici.ts';
+export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

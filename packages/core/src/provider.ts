@@ -26,7 +26,7 @@ export type TextFormat = 'html' | 'text';
 export interface RawCandidate {
   /**
    * How `title`, `description`, `note`, `age` and `language` are written (see TextFormat). Required,
-   * so every provider decides from its documentation; record the decision in docs/decisions.md.
+   * so every provider decides from its documentation; record the decision in an ADR (docs/adr/, ADR 0017 for the providers so far).
    */
   format: TextFormat;
   title?: unknown;

@@ -79,7 +79,7 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
 }
 
 /**
- * The cache every replica shares (SPEC §8.1): `{prefix}cache:{HMAC(provider identity, item)}` with
+ * The cache every replica shares (ADR 0012, docs/deploy.md): `{prefix}cache:{HMAC(provider identity, item)}` with
  * the TTL, holding `{ results, suggestions }` as JSON. The key is an HMAC under the deployment's
  * secret, so Redis never holds query text, keys or caller ids; a value holds only what a provider
  * answered, sanitized. While Redis is down the cache misses and writes are dropped.

@@ -3,7 +3,7 @@ import { ProviderError } from './provider.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
 /**
- * The provider's plan as every replica must respect it together (SPEC §8.1): calls spaced evenly at
+ * The provider's plan as every replica must respect it together (ADR 0048): calls spaced evenly at
  * `OPENMATES_PROVIDER_RATE_PER_S` (no bursts at window edges), and a pause after a provider 429 until
  * the time the provider named. A call whose turn would come after its deadline is refused at once
  * (`provider_rate_limited`, no provider call) rather than waiting only to time out.

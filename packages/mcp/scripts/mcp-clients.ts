@@ -86,10 +86,16 @@ try {
   let schemaKept = false;
   try {
     const { tools } = JSON.parse(listed.stdout) as {
-      tools: { name: string; inputSchema: { additionalProperties?: unknown; properties?: object } }[];
+      tools: {
+        name: string;
+        inputSchema: { $schema?: unknown; additionalProperties?: unknown; properties?: object };
+      }[];
     };
-    const tool = tools.find((t) => t.name === 'web_search');
-    schemaKept = tool?.inputSchema.additionalProperties === false && tool.inputSchema.properties !== undefined;
+    const schema = tools.find((t) => t.name === 'web_search')?.inputSchema;
+    schemaKept =
+      schema?.$schema === 'https://json-schema.org/draft/2020-12/schema' &&
+      schema.additionalProperties === false &&
+      schema.properties !== undefined;
   } catch {
     schemaKept = false;
   }

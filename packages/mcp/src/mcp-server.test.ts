@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineBackend } from './engine-backend.ts';
 import { createMcpServer, TOOL_NAME } from './mcp-server.ts';
+import { SCHEMA_DIALECT } from './tool-schemas.ts';
 
 let brave: BraveFixture;
 let engine: Engine;
@@ -127,6 +128,9 @@ describe('the tool with a chain of providers', () => {
 describe('the web_search tool', () => {
   it('advertises self-contained schemas that compile alone and accept a real response', async () => {
     const { inputSchema, outputSchema, annotations } = await tool();
+    // The dialect keyword reaches a client through the SDK's listing untouched.
+    expect(inputSchema.$schema).toBe(SCHEMA_DIALECT);
+    expect(outputSchema?.$schema).toBe(SCHEMA_DIALECT);
     expect(JSON.stringify(inputSchema)).not.toContain('$ref');
     expect(JSON.stringify(outputSchema)).not.toContain('$ref');
     // Strict mode: an OpenAPI-only keyword (`example`) left in a schema would refuse to compile.

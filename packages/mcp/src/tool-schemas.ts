@@ -5,6 +5,11 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const COMPONENT_REF = '#/components/schemas/';
+/**
+ * The dialect both tool schemas are written in, declared in each so a client compiles them as 2020-12
+ * whatever its validator's default (MCP's default dialect is 2020-12 too).
+ */
+export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 /** OpenAPI's own keywords: not JSON Schema, so a strict validator compiling the tool schema would refuse them. */
 const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs']);
 
@@ -90,7 +95,7 @@ export function toolInputSchema(
     if (text && model.choices !== undefined) text.enum = [...CHOICE_VALUES[model.choices]];
     if (integer && model.maximum !== undefined) integer.maximum = model.maximum;
   }
-  return schema;
+  return { $schema: SCHEMA_DIALECT, ...schema };
 }
 
 /** The `web_search` tool's input schema: the contract's WebSearchRequest. */
@@ -99,9 +104,10 @@ export const INPUT_SCHEMA = toolInputSchema();
  * The `web_search` tool's output schema: a WebSearchResponse, or the ErrorResponse of a refused
  * call. MCP clients check `structuredContent` against this schema on error results too (the official
  * TypeScript client does), so a schema of WebSearchResponse alone would make every refusal throw
- * in the client instead of reaching the caller (docs/decisions.md).
+ * in the client instead of reaching the caller (ADR 0028).
  */
 export const OUTPUT_SCHEMA = {
+  $schema: SCHEMA_DIALECT,
   type: 'object',
   description: 'A WebSearchResponse (`results` present), or the ErrorResponse of a refused call (`isError`).',
   anyOf: [selfContainedSchema('WebSearchResponse'), selfContainedSchema('ErrorResponse')],

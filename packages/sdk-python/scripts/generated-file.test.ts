@@ -29,7 +29,7 @@ describe('the pip SDK’s generated module', () => {
     );
   });
 
-  it('carries the search stream’s typed events and their names (SPEC §8.4)', () => {
+  it('carries the search stream’s typed events and their names', () => {
     const text = readFileSync(GENERATED_PATH, 'utf8');
     expect(text).toContain(
       'SearchStreamEvent = Union[SearchStreamGroupEvent, SearchStreamDoneEvent, SearchStreamErrorEvent]',

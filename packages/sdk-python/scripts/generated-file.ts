@@ -295,7 +295,7 @@ export function generatedPython(): string {
     constant(
       'SEARCH_STREAM_EVENTS',
       tuple(streamEvents),
-      'Every event type of the search stream (SPEC §8.4), in the order the contract declares them; a stream carries no other.',
+      'Every event type of the search stream, in the order the contract declares them; a stream carries no other.',
       'Tuple[SearchStreamEventName, ...]',
     ),
     `Country = ${literal(COUNTRIES)}\n${docstring('The countries `country` accepts (case-insensitive; an unknown string falls back to `US`).', '')}`,

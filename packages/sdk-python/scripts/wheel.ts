@@ -37,8 +37,8 @@ function sourceHash(): string {
 
 /**
  * Where pip finds the build backend (flit_core). These machines carry a local mirror and no route to
- * the public index, which pip would retry slowly: point pip at the mirror alone (shared
- * ENVIRONMENT.md, "Python"). An explicit PIP_INDEX_URL wins; with no mirror configured, pip's own.
+ * the public index, which pip would retry slowly: point pip at the `file:` mirror of its
+ * configuration alone. An explicit PIP_INDEX_URL wins; with no mirror configured, pip's own.
  */
 async function pipIndexEnv(): Promise<Record<string, string>> {
   if (process.env.PIP_INDEX_URL) return {};

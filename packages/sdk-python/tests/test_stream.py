@@ -1,4 +1,4 @@
-"""`search_stream` of both clients against the real server on the Brave fixture (SPEC §8.4): events in
+"""`search_stream` of both clients against the real server on the Brave fixture: events in
 completion order behind the fixture's hold gate, `done` equal to `search`, the errors `search`
 raises, keep-alive comments, retries only before the stream began, and closing aborting the
 provider call still running. Causal throughout: the fixture holds an answer until the test

@@ -1,4 +1,4 @@
-// Server benchmark (SPEC §7): our server next to a keep-alive node:http proxy in front of the same
+// Server benchmark (ADR 0054): our server next to a keep-alive node:http proxy in front of the same
 // Brave fixture, on loopback. Run with `pnpm bench:server`. It prints rates and ratios, never fails
 // a build on them: timing on a shared 2-core machine is for people to read, not for CI to gate.
 //
@@ -77,7 +77,7 @@ async function runServers(root: string, baseUrl: string, apiKey: string, redisUr
     const metrics = server.createServerMetrics?.();
     const engine = core.createEngine({
       config,
-      // The provider as `openmates serve` builds it (a tree from before the seventh round: node:http).
+      // The provider as `openmates serve` builds it (an older tree without `createServerProvider`: node:http).
       provider: server.createServerProvider?.(config) ?? core.createConfiguredProvider(config),
       ...(metrics ? { observer: metrics.engine } : {}),
       ...(redis ? { redis } : {}),

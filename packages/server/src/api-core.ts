@@ -103,7 +103,7 @@ export interface ApiCore {
   logRequest(requestId: string, method: string, pathname: string, status: number, started: number): void;
   /**
    * `POST` on the search path, whole: request id, auth, rate limit, body, engine, errors, log line;
-   * as JSON, or as the event stream of SPEC §8.4 when `accept` asks for it.
+   * as JSON, or as the event stream (ADR 0059) when `accept` asks for it.
    */
   handleSearch(request: PlainRequest): Promise<PlainResponse>;
 }

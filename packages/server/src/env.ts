@@ -4,6 +4,7 @@ import {
   DEFAULT_RATE_LIMIT_WINDOW_S,
   DEFAULT_STREAM_KEEPALIVE_MS,
 } from '@openmates/contract';
+import { type EnvTable, tableSchema } from '@openmates/core';
 import { z } from 'zod';
 import { parseTrustedProxies } from './client-address.ts';
 
@@ -36,65 +37,107 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A whole number of milliseconds ≥ 1, `fallback` when unset or blank. */
+/** A whole number of milliseconds ≥ 1, `fallback` while unset or blank. */
 function milliseconds(name: string, fallback: number) {
-  return z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
-    .refine((n) => Number.isSafeInteger(n) && n >= 1, {
-      message: `${name} must be a whole number of milliseconds ≥ 1`,
-    });
+  return {
+    default: String(fallback),
+    schema: z
+      .string()
+      .optional()
+      .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
+      .refine((n) => Number.isSafeInteger(n) && n >= 1, {
+        message: `${name} must be a whole number of milliseconds ≥ 1`,
+      }),
+  };
 }
 
-const EnvSchema = z.object({
-  OPENMATES_API_KEYS: z
-    .string()
-    .optional()
-    .transform((s) =>
-      (s ?? '')
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
+/** A whole number from `min` to `max`, `fallback` while unset or blank; `message` when it is not. */
+function bounded(fallback: number, min: number, max: number, message: string) {
+  return {
+    default: String(fallback),
+    schema: z
+      .string()
+      .optional()
+      .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
+      .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { message }),
+  };
+}
+
+/** A comma-separated list, blanks dropped. */
+const commaList = z
+  .string()
+  .optional()
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  );
+
+/** The server's variables: what `loadServerConfig` parses them with, and what docs/reference.md says of each. */
+export const SERVER_ENVIRONMENT = {
+  OPENMATES_API_KEYS: {
+    description:
+      'Comma-separated keys of at least 16 characters: the API then needs `Authorization: Bearer` with one of them, and the GUI asks for one. Without keys, `serve` refuses to bind a non-loopback address.',
+    schema: commaList,
+  },
+  OPENMATES_RATE_LIMIT_PER_MIN: {
+    description:
+      'Requests per key (per client address without keys) and window that count against the limit: searches over REST, the stream, tRPC and each MCP `tools/call`; `0` turns the limit off.',
+    ...bounded(
+      DEFAULT_RATE_LIMIT_PER_MIN,
+      0,
+      Number.MAX_SAFE_INTEGER,
+      'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
     ),
-  OPENMATES_RATE_LIMIT_PER_MIN: z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_PER_MIN : Number(s)))
-    .refine((n) => Number.isSafeInteger(n) && n >= 0, {
-      message: 'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
-    }),
-  OPENMATES_RATE_LIMIT_WINDOW_S: z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_RATE_LIMIT_WINDOW_S : Number(s)))
-    .refine((n) => Number.isSafeInteger(n) && n >= 1 && n <= 86_400, {
-      message: 'OPENMATES_RATE_LIMIT_WINDOW_S must be a whole number of seconds from 1 to 86400',
-    }),
-  OPENMATES_STREAM_KEEPALIVE_MS: z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === '' ? DEFAULT_STREAM_KEEPALIVE_MS : Number(s)))
-    .refine((n) => Number.isSafeInteger(n) && n >= 10 && n <= 600_000, {
-      message: 'OPENMATES_STREAM_KEEPALIVE_MS must be a whole number of milliseconds from 10 to 600000',
-    }),
-  OPENMATES_ALLOWED_ORIGINS: z
-    .string()
-    .optional()
-    .transform((s) =>
-      (s ?? '')
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
-    .refine((origins) => origins.every(isOrigin), {
+  },
+  OPENMATES_RATE_LIMIT_WINDOW_S: {
+    description: "The rate limit's window in seconds, 1 to 86400.",
+    ...bounded(
+      DEFAULT_RATE_LIMIT_WINDOW_S,
+      1,
+      86_400,
+      'OPENMATES_RATE_LIMIT_WINDOW_S must be a whole number of seconds from 1 to 86400',
+    ),
+  },
+  OPENMATES_STREAM_KEEPALIVE_MS: {
+    description: "Milliseconds between the search event stream's keep-alive comment lines, 10 to 600000.",
+    ...bounded(
+      DEFAULT_STREAM_KEEPALIVE_MS,
+      10,
+      600_000,
+      'OPENMATES_STREAM_KEEPALIVE_MS must be a whole number of milliseconds from 10 to 600000',
+    ),
+  },
+  OPENMATES_ALLOWED_ORIGINS: {
+    description:
+      'Comma-separated origins (`https://app.example.com`) whose browsers may call the API (CORS, never credentials), and which `/mcp` accepts in `Origin` and `Host` besides the names the server is bound to.',
+    schema: commaList.refine((origins) => origins.every(isOrigin), {
       message:
         'OPENMATES_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
     }),
-  OPENMATES_DRAIN_MS: milliseconds('OPENMATES_DRAIN_MS', DEFAULT_DRAIN_MS),
-  OPENMATES_HEADERS_TIMEOUT_MS: milliseconds('OPENMATES_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS),
-  OPENMATES_BODY_TIMEOUT_MS: milliseconds('OPENMATES_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
-});
+  },
+  OPENMATES_TRUST_PROXY: {
+    description:
+      "Comma-separated proxy addresses or CIDR subnets whose `X-Forwarded-For` names the client for keyless rate limiting; without it the connection's address counts.",
+    schema: z.string().optional(),
+  },
+  OPENMATES_DRAIN_MS: {
+    description: 'After SIGTERM, how long searches in flight may run on while new work gets 503, in milliseconds.',
+    ...milliseconds('OPENMATES_DRAIN_MS', DEFAULT_DRAIN_MS),
+  },
+  OPENMATES_HEADERS_TIMEOUT_MS: {
+    description: 'A client must send its request headers within this many milliseconds, else 408.',
+    ...milliseconds('OPENMATES_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS),
+  },
+  OPENMATES_BODY_TIMEOUT_MS: {
+    description:
+      'A client must send its whole request, body included, within this many milliseconds (at least the headers timeout).',
+    ...milliseconds('OPENMATES_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
+  },
+} as const satisfies EnvTable;
+
+const EnvSchema = tableSchema(SERVER_ENVIRONMENT);
 
 function isOrigin(text: string): boolean {
   try {
@@ -126,7 +169,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     bodyTimeoutMs,
     streamKeepAliveMs: parsed.data.OPENMATES_STREAM_KEEPALIVE_MS,
   };
-  const proxies = parseTrustedProxies(env.OPENMATES_TRUST_PROXY);
+  const proxies = parseTrustedProxies(parsed.data.OPENMATES_TRUST_PROXY);
   if (proxies) config.trustProxy = proxies;
   return config;
 }

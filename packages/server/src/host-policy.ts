@@ -19,8 +19,8 @@ function isWildcard(host: string): boolean {
 }
 
 /**
- * Which `Host` and `Origin` headers a browser-reachable endpoint accepts (the MCP endpoint: SPEC
- * §8.3), against DNS rebinding and cross-site calls. Allowed names: the bound address (on loopback,
+ * Which `Host` and `Origin` headers a browser-reachable endpoint accepts (the MCP endpoint: ADR
+ * 0029), against DNS rebinding and cross-site calls. Allowed names: the bound address (on loopback,
  * every loopback name) and the host names of `OPENMATES_ALLOWED_ORIGINS`. A server bound to every
  * interface accepts any `Host` unless origins are configured (it requires API keys there, which a
  * rebinding page does not have). An `Origin` must be listed, or name an allowed host; a request

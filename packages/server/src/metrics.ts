@@ -2,7 +2,7 @@ import type { EngineObserver } from '@openmates/core';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The server's Prometheus metrics (SPEC §8.6), on a registry of their own (never prom-client's
+ * The server's Prometheus metrics (ADR 0052), on a registry of their own (never prom-client's
  * global one, so two servers in one process never share counts). Every label value comes from a
  * closed set: a route template or `other`, an HTTP status, an error code, a provider id, `hit`/`miss`.
  * None ever holds query text, a key or an address.

@@ -8,7 +8,7 @@ import {
 
 /**
  * The providers (the chain, in order) as `openmates serve` builds them: Brave and SearXNG call out with undici's pool, which
- * costs a busy server less CPU per call than node:http's client (README, "Seventh round"). undici is
+ * costs a busy server less CPU per call than node:http's client (ADR 0057). undici is
  * loaded now, so that the first search does not wait for it. Throws as `createConfiguredProviders` does: every listed provider must be configured.
  */
 export function createServerProvider(config: EngineConfig): SearchProvider[] {

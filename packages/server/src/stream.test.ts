@@ -90,7 +90,7 @@ describe('Accept negotiation', () => {
   });
 });
 
-describe('POST search as an event stream (SPEC §8.4)', () => {
+describe('POST search as an event stream', () => {
   it('sends the fast group while the slow query is still held at the provider, then done', async () => {
     const body = {
       requests: [

@@ -9,8 +9,9 @@ import {
 import { fail, redirect } from '@sveltejs/kit';
 import { type Outcome, refusalOutcome, UNREACHABLE } from '#lib/outcome.ts';
 import { formIntent, readSearchForm } from '#lib/search-form.ts';
-import { apiClient, apiOrigin, KEY_COOKIE, safeReturnPath } from '#lib/server/api-client.ts';
+import { apiClient, apiOrigin, safeReturnPath } from '#lib/server/api-client.ts';
 import { formChoices } from '#lib/server/choices.ts';
+import { KEY_COOKIE, keyCookieOptions } from '#lib/server/key-cookie.ts';
 import { buildSnippets, type Snippets } from '#lib/server/snippets.ts';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -100,31 +101,30 @@ function describeFailure(error: unknown): Outcome {
 }
 
 export const actions: Actions = {
-  /** Stores the API key the user entered, after the API has accepted it, then returns to the search. */
+  /**
+   * Stores the API key the user entered, after the API has accepted it, then returns to the search.
+   * With `remember=on` the cookie persists on this device (an installed app's relaunch keeps it).
+   */
   key: async (event) => {
     const { request, cookies, url, fetch } = event;
     const data = await request.formData();
     const key = String(data.get('key') ?? '').trim();
     const next = safeReturnPath(data.get('next'), url.origin);
-    if (key === '') return fail(400, { keyError: 'Enter an API key.', next });
+    const remember = data.get('remember') === 'on';
+    if (key === '') return fail(400, { keyError: 'Enter an API key.', next, remember });
     try {
       await apiClient(apiOrigin(event), key, fetch).apps.web.info();
     } catch (error) {
       if (error instanceof AuthenticationError)
-        return fail(401, { keyError: 'The API did not accept that key.', next });
+        return fail(401, { keyError: 'The API did not accept that key.', next, remember });
       throw error;
     }
-    cookies.set(KEY_COOKIE, key, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: url.protocol === 'https:',
-    });
+    cookies.set(KEY_COOKIE, key, keyCookieOptions(url, remember));
     redirect(303, next);
   },
   /** Forgets the stored key. */
   forget: async ({ cookies, url }) => {
-    cookies.delete(KEY_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure: url.protocol === 'https:' });
+    cookies.delete(KEY_COOKIE, keyCookieOptions(url));
     redirect(303, '/');
   },
 };

@@ -30,7 +30,7 @@ export interface LiveOptions {
 /** Exit code after Ctrl-C, as shells report a process ended by SIGINT (128 + 2). */
 export const EXIT_INTERRUPTED = 130;
 
-/** Exit code when a server could not be reached (no code of the contract applies; see README). */
+/** Exit code when a server could not be reached: no code of the contract applies (packages/cli/README.md). */
 export const EXIT_UNREACHABLE = 1;
 
 function isErrorCode(code: unknown): code is ErrorCode {

@@ -1,4 +1,5 @@
 import { assignIds, type ResultGroup, WebSearchRequestSchema } from '@openmates/contract';
+import { cliVariable } from '../lib/cli-env.ts';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
@@ -86,7 +87,7 @@ async function runOutcome(
   request: unknown;
 }> {
   const request = await buildRequest(queries, flags, () => io.stdin);
-  const rawUrl = flags['api-url'] ?? io.env.OPENMATES_API_URL?.trim();
+  const rawUrl = flags['api-url'] ?? cliVariable(io.env, 'OPENMATES_API_URL');
   const apiUrl = rawUrl ? apiOrigin(rawUrl) : undefined;
   const spinner = spin ? await startSpinner(io, queriesOf(request).length) : { stop() {} };
   try {
@@ -95,7 +96,7 @@ async function runOutcome(
       return { outcome: await searchInProcess(request, io.env, live(request)), request };
     }
     const { searchRemote } = await import('./remote.ts');
-    const apiKey = flags['api-key'] ?? io.env.OPENMATES_API_KEY?.trim();
+    const apiKey = flags['api-key'] ?? cliVariable(io.env, 'OPENMATES_API_KEY');
     return { outcome: await searchRemote(request, apiUrl, apiKey || undefined, live(request)), request };
   } finally {
     spinner.stop();
@@ -103,7 +104,7 @@ async function runOutcome(
 }
 
 /**
- * Whether human output is the in-place view (SPEC §8.4): stdout is a terminal that can move its
+ * Whether human output is the in-place view (ADR 0043): stdout is a terminal that can move its
  * cursor. `TERM=dumb` cannot, so it gets the piped form (each block as it finishes, no cursor codes).
  * Nor does a search whose log lines land on the terminal (`logsOnTerminal`).
  */

@@ -13,7 +13,7 @@ import {
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 80;
 
-/** The in-place view of a search in a terminal, while its queries run (SPEC §8.4). */
+/** The in-place view of a search in a terminal, while its queries run (ADR 0043). */
 export interface TerminalView {
   /** Shows a finished group (provisional) in place of its query's pending state. */
   group(group: ResultGroup, index: number | undefined): void;

@@ -108,7 +108,7 @@ describe('htmlToText on a hostile corpus', () => {
   });
 
   it('keeps joiners where they join (emoji ZWJ sequences, Indic and Persian words) and removes them elsewhere', () => {
-    // SPEC §8.6: the contract's cleanText rule, the same for queries and provider text.
+    // ADR 0004: the contract's cleanText rule, the same for queries and provider text.
     expect(htmlToText('<b>👨\u200D👩\u200D👧</b> family', BIG)).toBe('👨\u200D👩\u200D👧 family');
     expect(htmlToText('<i>क्\u200Dष</i> and می\u200Cخواهم', BIG)).toBe('क्\u200Dष and می\u200Cخواهم');
     expect(htmlToText('jo\u200Din\u200Cer &amp; 👨 \u200D👩', BIG)).toBe('joiner & 👨 👩');

@@ -79,7 +79,7 @@ const text = fc.oneof(
 );
 
 /**
- * A joiner left in text (SPEC §8.6) sits where it can join: after a mark (a virama, a vowel sign), a
+ * A joiner left in text (ADR 0004) sits where it can join: after a mark (a virama, a vowel sign), a
  * ZWJ between pictographs (the first with its skin tone), a ZWNJ between letters. A looser,
  * independent statement of the rule than the contract's.
  */

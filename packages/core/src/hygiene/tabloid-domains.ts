@@ -10,7 +10,7 @@
  * Tabloid *format* alone does not qualify (Metro, the New York Daily News, the Boston Herald are
  * left out), and borderline titles are left out: the filter is on by default and a false positive
  * silently hides a legitimate source. Only domains each publication actually publishes under
- * belong here; the README's "Hygiene" section gives the reasoning. Lowercase, punycode for IDNs.
+ * belong here; packages/core/README.md ("The tabloid filter") gives the reasoning. Lowercase, punycode for IDNs.
  */
 export const TABLOID_DOMAINS: readonly string[] = [
   // United Kingdom and Ireland

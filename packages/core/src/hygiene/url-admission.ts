@@ -7,7 +7,7 @@ import { hasInvisible, MAX_URL_LENGTH } from '@openmates/contract';
  * URLs are refused, never resolved), not `http:`/`https:`, carries a username or password, has no
  * hostname, holds a control or invisible character, or normalizes to more than MAX_URL_LENGTH
  * characters. Surrounding whitespace is ignored. Query strings are kept as they are: removing a
- * "tracking" parameter could change the resource (seed 000 §10.5).
+ * "tracking" parameter could change the resource.
  */
 export function admitUrl(raw: unknown): string | null {
   return admitParsedUrl(raw)?.href ?? null;

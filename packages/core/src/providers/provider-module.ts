@@ -1,6 +1,6 @@
 import type { ProviderId } from '@openmates/contract';
 import type { DoctorCheck, ProviderContext, SearchProvider } from '../provider.ts';
-import type { Env } from '../shared/env-schema.ts';
+import type { Env, EnvTable } from '../shared/env-schema.ts';
 import type { HttpGetClientFactory } from './shared/http-get.ts';
 
 /** How `createConfiguredProvider` builds a provider, beyond the configuration. */
@@ -23,6 +23,8 @@ export interface ProviderModule<C> {
   readonly defaultTimeoutMs: number;
   /** The variable that gives it access (a key or an instance), for doctor's "set but not used". */
   readonly accessVariable?: string;
+  /** Its variables: what `parse` reads them with, and what docs/reference.md says of each. */
+  readonly environment: EnvTable;
   /** Reads its variables; throws a ConfigError naming each bad one. Never requires a key: `create` does. */
   parse(env: Env): C;
   /** Secrets the configuration holds; redaction replaces each of them in anything outgoing. */

@@ -53,3 +53,39 @@ export function isSet(env: Env, name: string): boolean {
 export function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : url;
 }
+
+/**
+ * One environment variable as the code that reads it declares it: the schema parses it, and
+ * docs/reference.md prints its default and description from the same entry, so the page cannot
+ * name a variable the parser does not read, nor a default it does not apply. Plain data: a table
+ * costs nothing at load beyond its schemas, which the parser builds anyway.
+ */
+export interface EnvVariable<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  /** What it does, in one line. */
+  readonly description: string;
+  /** What holds while it is unset, as the reference shows it; absent when nothing does. */
+  readonly default?: string;
+}
+
+/** The variables one parser reads, by name. */
+export type EnvTable = Readonly<Record<string, EnvVariable>>;
+
+/** The zod object that parses every variable of `table`. */
+export function tableSchema<T extends EnvTable>(table: T): z.ZodObject<{ -readonly [K in keyof T]: T[K]['schema'] }> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, variable] of Object.entries(table)) shape[name] = variable.schema;
+  return z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof T]: T[K]['schema'] }>;
+}
+
+/**
+ * `schema` falling back to `value` while the variable is unset, and the reference's default said
+ * from that same value (`shown` when it reads better otherwise).
+ */
+export function withDefault<T extends string | number>(
+  schema: z.ZodType<T | undefined, unknown>,
+  value: T,
+  shown: string = String(value),
+) {
+  return { schema: schema.transform((parsed): T => parsed ?? value), default: shown };
+}

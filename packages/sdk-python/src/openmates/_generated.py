@@ -108,8 +108,8 @@ SearchStreamEventName = Literal["group", "done", "error"]
 """The `event` of each SearchStreamEvent (its discriminator)."""
 
 SEARCH_STREAM_EVENTS: Tuple[SearchStreamEventName, ...] = ("group", "done", "error")
-"""Every event type of the search stream (SPEC §8.4), in the order the contract declares them; a stream
-carries no other.
+"""Every event type of the search stream, in the order the contract declares them; a stream carries no
+other.
 """
 
 Country = Literal[

@@ -40,9 +40,9 @@ class SSEDecoder:
         self._event = ""
         self._data = ""
         self.last_event_id = ""
-        """The last `id` field's value (the spec's "last event ID")."""
+        """The last `id` field's value (the HTML standard's "last event ID")."""
         self.retry: Optional[int] = None
-        """The last valid `retry` field, in milliseconds. This SDK never reconnects (SPEC §8.4)."""
+        """The last valid `retry` field, in milliseconds. This SDK never reconnects (ADR 0040)."""
         self.comments = 0
         """How many comment lines were read (the server's keep-alives)."""
 

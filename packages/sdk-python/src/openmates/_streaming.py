@@ -1,4 +1,4 @@
-"""`SearchStream` and `AsyncSearchStream`: a search as it streams (SPEC §8.4), over either transport.
+"""`SearchStream` and `AsyncSearchStream`: a search as it streams (ADR 0040), over either transport.
 
 The server answers `text/event-stream`: `group` events as each query finishes, then exactly one
 `done` (the WebSearchResponse) or `error` (an ErrorResponse). `_EventReader` turns bytes into those

@@ -4,9 +4,6 @@ import { OpenMates } from '@openmates/sdk';
 import { dev } from '$app/env';
 import { OPENMATES_API_URL } from '$app/env/private';
 
-/** The cookie that holds the API key the user entered (HttpOnly, SameSite=Strict). */
-export const KEY_COOKIE = 'openmates_api_key';
-
 /**
  * Where this page's server reaches the API. `openmates serve` serves both on one listener, so the
  * API is at the very address the request arrived on. That address comes from the socket, never

@@ -1,7 +1,15 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
-import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { type Env, httpUrl, isSet, parseEnv, secret } from '../../shared/env-schema.ts';
+import {
+  type Env,
+  type EnvTable,
+  httpUrl,
+  isSet,
+  parseEnv,
+  secret,
+  tableSchema,
+  withDefault,
+} from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './provider.ts';
@@ -14,11 +22,20 @@ export interface BraveSettings {
   baseUrl: string;
 }
 
-const EnvSchema = z.object({
-  BRAVE_SEARCH_API_KEY: secret,
-  BRAVE_API_KEY: secret,
-  BRAVE_SEARCH_BASE_URL: httpUrl('BRAVE_SEARCH_BASE_URL'),
-});
+const ENVIRONMENT = {
+  BRAVE_SEARCH_API_KEY: { description: 'A Brave Search API key (a secret).', schema: secret },
+  BRAVE_API_KEY: {
+    description:
+      "Read when `BRAVE_SEARCH_API_KEY` is not set: the name Brave's own MCP server reads; `openmates doctor` names the one in use.",
+    schema: secret,
+  },
+  BRAVE_SEARCH_BASE_URL: {
+    description: "Brave Search's API origin (a fixture or a proxy in its place).",
+    ...withDefault(httpUrl('BRAVE_SEARCH_BASE_URL'), BRAVE_DEFAULT_BASE_URL),
+  },
+} as const satisfies EnvTable;
+
+const EnvSchema = tableSchema(ENVIRONMENT);
 
 /**
  * The variable the Brave key is read from: `BRAVE_SEARCH_API_KEY`, or `BRAVE_API_KEY` (the name
@@ -34,9 +51,10 @@ export const braveModule: ProviderModule<BraveSettings> = {
   id: 'brave',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   accessVariable: 'BRAVE_SEARCH_API_KEY',
+  environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(EnvSchema, env);
-    const settings: BraveSettings = { baseUrl: e.BRAVE_SEARCH_BASE_URL ?? BRAVE_DEFAULT_BASE_URL };
+    const settings: BraveSettings = { baseUrl: e.BRAVE_SEARCH_BASE_URL };
     const apiKey = e.BRAVE_SEARCH_API_KEY ?? e.BRAVE_API_KEY;
     if (apiKey) settings.apiKey = apiKey;
     return settings;

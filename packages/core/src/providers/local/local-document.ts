@@ -2,7 +2,7 @@ import { admitUrl } from '../../hygiene/url-admission.ts';
 
 /**
  * A document to index. `url` identifies it: adding a document with a known URL replaces it. It must
- * be an absolute http(s) URL (SPEC §2), the only kind a search result may carry.
+ * be an absolute http(s) URL (ADR 0018), the only kind a search result may carry.
  */
 export interface LocalDocument {
   url: string;

@@ -1,6 +1,6 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
 import { z } from 'zod';
-import { blankToUndefined, parseEnv } from '../../shared/env-schema.ts';
+import { blankToUndefined, type EnvTable, parseEnv, tableSchema } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { defaultIndexPath } from './index-path.ts';
 import { createLocalProvider } from './local-provider.ts';
@@ -11,12 +11,23 @@ export interface LocalSettings {
   indexPath?: string;
 }
 
-const EnvSchema = z.object({ OPENMATES_INDEX: z.preprocess(blankToUndefined, z.string().optional()) });
+const ENVIRONMENT = {
+  OPENMATES_INDEX: {
+    description:
+      'The local index file (SQLite; created on first use, the demo corpus built into it on the first search).',
+    default:
+      'in the user data directory: `$XDG_DATA_HOME/openmates/index.db` (`~/.local/share/…`), `~/Library/Application Support/openmates/index.db` on macOS, `%LOCALAPPDATA%\\openmates\\index.db` on Windows',
+    schema: z.preprocess(blankToUndefined, z.string().optional()),
+  },
+} as const satisfies EnvTable;
+
+const EnvSchema = tableSchema(ENVIRONMENT);
 
 /** The local full-text index on this machine: its variable, identity, construction and doctor check. */
 export const localModule: ProviderModule<LocalSettings> = {
   id: 'local',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
+  environment: ENVIRONMENT,
   parse(env) {
     const { OPENMATES_INDEX } = parseEnv(EnvSchema, env);
     return OPENMATES_INDEX ? { indexPath: OPENMATES_INDEX } : {};

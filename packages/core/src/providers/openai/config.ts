@@ -2,7 +2,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 
 /** Where the OpenAI provider sends queries when no base URL is configured. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** The hosted-search model when none is configured (seed 000 §10.2). */
+/** The hosted-search model when none is configured (`OPENMATES_OPENAI_SEARCH_MODEL`). */
 export const OPENAI_DEFAULT_MODEL = 'gpt-5.4';
 /**
  * Distinct native `web_search_call`s one query may run before its answer is refused. One query

@@ -5,7 +5,7 @@ import { buildOpenAIRequest } from './request.ts';
 
 /** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
 export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';
-/** Level 1's output ceiling (seed 004). */
+/** Level 1's output ceiling: one word needs no more. */
 export const OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS = 32;
 /** Level 2 asks what training data cannot answer, so a real answer needs a real search. */
 export const OPENAI_PROBE_LEVEL2_INPUT = 'What is the latest released version of Node.js today? Cite the source.';
@@ -16,7 +16,7 @@ function failure(error: unknown): string {
 }
 
 /**
- * The live two-level probe of seed 004, for `openmates doctor --live`: level 1 declares the tool
+ * The live two-level probe, for `openmates doctor --live`: level 1 declares the tool
  * and records the HTTP status; level 2 checks that a search really ran (a completed
  * `web_search_call`) and was cited (`url_citation`). It calls OpenAI and may cost money: opt-in
  * only. Sends fixed probe text, never a user's query.

@@ -41,7 +41,7 @@ const CONFLICT = 'OpenAI sent conflicting observations of one web search call; n
 const TERMINALS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /**
- * Applies the receipt rules of seed 000 §10.6 to one response stream: `observe` each event in
+ * Applies the receipt rules (docs/providers/openai.md) to one response stream: `observe` each event in
  * order (it throws as soon as the stream cannot succeed), then `finish` at the end of the stream
  * (it throws unless there was exactly one completed response and at least one completed search,
  * and every search call completed). Identical repeated observations of a call are consolidated;

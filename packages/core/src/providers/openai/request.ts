@@ -3,7 +3,7 @@ import { type OpenAIProviderConfig, type ResolvedOpenAIConfig, resolveOpenAIConf
 
 /**
  * The fixed instruction of every search request. It carries no caller text: the query goes alone
- * in `input` (seed 000 §10.1).
+ * in `input`.
  */
 export const OPENAI_SEARCH_INSTRUCTION =
   'Search the web for the user input, which is a search query, and answer it briefly. ' +

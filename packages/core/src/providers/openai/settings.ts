@@ -1,7 +1,15 @@
 import { DEFAULT_OPENAI_TIMEOUT_MS } from '@openmates/contract';
 import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { blankToUndefined, httpUrl, parseEnv, secret } from '../../shared/env-schema.ts';
+import {
+  blankToUndefined,
+  type EnvTable,
+  httpUrl,
+  parseEnv,
+  secret,
+  tableSchema,
+  withDefault,
+} from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './config.ts';
@@ -18,19 +26,33 @@ export interface OpenAISettings {
   model: string;
 }
 
-const EnvSchema = z.object({
-  OPENAI_API_KEY: secret,
-  OPENAI_BASE_URL: httpUrl('OPENAI_BASE_URL'),
-  OPENMATES_OPENAI_SEARCH_MODEL: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
-        message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
-      })
-      .optional(),
-  ),
-});
+const ENVIRONMENT = {
+  OPENAI_API_KEY: {
+    description: 'An OpenAI API key (a secret); what is sent where: docs/providers/openai.md.',
+    schema: secret,
+  },
+  OPENAI_BASE_URL: {
+    description: "OpenAI's API origin (a fixture or a proxy in its place).",
+    ...withDefault(httpUrl('OPENAI_BASE_URL'), OPENAI_DEFAULT_BASE_URL),
+  },
+  OPENMATES_OPENAI_SEARCH_MODEL: {
+    description: "The model that runs OpenAI's hosted `web_search` tool.",
+    ...withDefault(
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
+            message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
+          })
+          .optional(),
+      ),
+      OPENAI_DEFAULT_MODEL,
+    ),
+  },
+} as const satisfies EnvTable;
+
+const EnvSchema = tableSchema(ENVIRONMENT);
 
 const needsKey = () =>
   new ProviderNotConfiguredError('OPENMATES_PROVIDER=openai needs OPENAI_API_KEY (an OpenAI API key).');
@@ -40,11 +62,12 @@ export const openaiModule: ProviderModule<OpenAISettings> = {
   id: 'openai',
   defaultTimeoutMs: DEFAULT_OPENAI_TIMEOUT_MS,
   accessVariable: 'OPENAI_API_KEY',
+  environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(EnvSchema, env);
     const settings: OpenAISettings = {
-      baseUrl: e.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,
-      model: e.OPENMATES_OPENAI_SEARCH_MODEL ?? OPENAI_DEFAULT_MODEL,
+      baseUrl: e.OPENAI_BASE_URL,
+      model: e.OPENMATES_OPENAI_SEARCH_MODEL,
     };
     if (e.OPENAI_API_KEY) settings.apiKey = e.OPENAI_API_KEY;
     return settings;

@@ -22,7 +22,7 @@ import { withSiteOperators } from '../shared/site-operators.ts';
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
  * scrape, and its own HTML output escapes both before display (`searx/webapp.py`:
  * `highlight_content(escape(result['content']))`), so a `<b>` in them is a literal `<b>`. The
- * engine must clean them as text, never parse them as HTML (docs/decisions.md).
+ * engine must clean them as text, never parse them as HTML (ADR 0017).
  */
 export const SEARXNG_TEXT_FORMAT = 'text' as const;
 

@@ -1,7 +1,6 @@
 import { DEFAULT_SEARXNG_TIMEOUT_MS } from '@openmates/contract';
-import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { hostOf, httpUrl, parseEnv } from '../../shared/env-schema.ts';
+import { type EnvTable, hostOf, httpUrl, parseEnv, tableSchema } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { basicAuthorization, createSearxngProvider } from './provider.ts';
 
@@ -15,7 +14,15 @@ export interface SearxngSettings {
   password?: string;
 }
 
-const EnvSchema = z.object({ SEARXNG_BASE_URL: httpUrl('SEARXNG_BASE_URL') });
+const ENVIRONMENT = {
+  SEARXNG_BASE_URL: {
+    description:
+      'Your SearXNG instance, sub-path included, with its JSON output on (docs/providers/searxng.md); `https://user:password@host/path` for basic auth (the credentials are secrets).',
+    schema: httpUrl('SEARXNG_BASE_URL'),
+  },
+} as const satisfies EnvTable;
+
+const EnvSchema = tableSchema(ENVIRONMENT);
 
 /** An instance URL without its `user:password@` part, and the credentials it carried (decoded). */
 function splitCredentials(raw: string): SearxngSettings {
@@ -41,6 +48,7 @@ export const searxngModule: ProviderModule<SearxngSettings> = {
   id: 'searxng',
   defaultTimeoutMs: DEFAULT_SEARXNG_TIMEOUT_MS,
   accessVariable: 'SEARXNG_BASE_URL',
+  environment: ENVIRONMENT,
   parse(env) {
     const { SEARXNG_BASE_URL } = parseEnv(EnvSchema, env);
     return SEARXNG_BASE_URL === undefined ? {} : splitCredentials(SEARXNG_BASE_URL);

@@ -18,7 +18,7 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 /**
  * The same GET client as `createHttpGetClient`, on undici's `Pool` (keep-alive connections to one
  * origin): about a fifth less CPU per provider call than node:http's client, which a saturated
- * server spends on every search (see README, "Seventh round"). `openmates serve` uses it; the CLI
+ * server spends on every search (ADR 0057). `openmates serve` uses it; the CLI
  * keeps node:http, which is already loaded, so that its cold start does not pay for loading undici.
  *
  * What differs from node:http, and why it is the same to a provider:

@@ -171,7 +171,7 @@ class Web:
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> SearchStream:
-        """The same batch as a stream of typed events (SPEC §8.4): a ``group`` event as each query
+        """The same batch as a stream of typed events: a ``group`` event as each query
         finishes (completion order, provisional), then one ``done`` (the WebSearchResponse) or one
         ``error`` (an ErrorResponse)::
 

@@ -1,14 +1,15 @@
 import { PATHS } from '@openmates/contract';
 import { json } from '@sveltejs/kit';
 import { UNREACHABLE } from '#lib/outcome.ts';
-import { apiOrigin, KEY_COOKIE } from '#lib/server/api-client.ts';
+import { apiOrigin } from '#lib/server/api-client.ts';
+import { KEY_COOKIE } from '#lib/server/key-cookie.ts';
 import type { RequestHandler } from './$types';
 
 /** Headers of the API's answer that the browser needs (the stream's own, and a refusal's). */
 const RELAYED_HEADERS = ['content-type', 'cache-control', 'x-accel-buffering', 'x-request-id', 'retry-after'];
 
 /**
- * The page's same-origin way to the API's event stream (SPEC §8.4): the body (a WebSearchRequest,
+ * The page's same-origin way to the API's event stream (ADR 0046): the body (a WebSearchRequest,
  * as the page's `load` built it) goes to the search route as it came, with the key from the
  * HttpOnly cookie added here, and the answer comes back as it is. The API alone validates, so a
  * refused request is its ordinary JSON 4xx, exactly what the form's server path would have got. A
