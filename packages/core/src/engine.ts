@@ -335,6 +335,8 @@ export function createEngine(options: EngineOptions): Engine {
     const who = members.length > 1 ? { provider: provider.id } : {};
     const cached = looked ? looked.cached : await lookup(member, item, index, log);
     if (cached) return cached;
+    // The caller may have left while the cache was asked (or an earlier provider failed): no call then.
+    signal.throwIfAborted();
     const started = now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new CallTimeout()), timeoutMs);
@@ -467,6 +469,8 @@ export function createEngine(options: EngineOptions): Engine {
       const id = member.provider.id;
       const hasNext = m < members.length - 1;
       if (m > 0) {
+        // A caller that left gets nothing more started (a running call ends on the abort itself).
+        signal.throwIfAborted();
         if (now() - started >= config.requestDeadlineMs) {
           log.info({ event: 'failover', group: index, provider: id, skipped: 'deadline' }, 'request deadline passed');
           break;

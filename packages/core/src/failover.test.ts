@@ -176,6 +176,36 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     expect(logs.some((l) => l.includes('"skipped":"deadline"'))).toBe(true);
   });
 
+  it('starts nothing more for a caller that left between two providers', async () => {
+    const config = loadConfig({
+      OPENMATES_PROVIDER: 'brave,searxng',
+      BRAVE_SEARCH_API_KEY: brave.apiKey,
+      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
+      SEARXNG_BASE_URL: searxng.baseUrl,
+      OPENMATES_LOG_LEVEL: 'silent',
+    });
+    const caller = new AbortController();
+    let misses = 0;
+    // The caller leaves once Brave has failed, as SearXNG's cache is asked: before SearXNG's call.
+    const engine = createEngine({
+      config,
+      provider: createConfiguredProviders(config),
+      observer: {
+        providerCall: () => {},
+        cache: (result) => {
+          if (result === 'miss' && ++misses === 2) caller.abort(new Error('caller left'));
+        },
+        group: () => {},
+      },
+    });
+    const outcome = await engine
+      .search({ requests: [{ query: 'unavailable gone' }] }, { signal: caller.signal })
+      .catch((e: unknown) => e);
+    expect((outcome as Error).message).toBe('caller left');
+    expect(braveCalls('unavailable gone')).toBe(1);
+    expect(searxng.requests).toHaveLength(0);
+  });
+
   it('lists the chain in skill info beside the first provider, whose options it describes', () => {
     const { engine } = chainEngine();
     const info = engine.skillInfo('test');
