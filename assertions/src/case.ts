@@ -73,6 +73,8 @@ export interface ExpectedRetry {
 
 /** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI). */
 export interface ProviderRequest {
+  /** Which fixture received it: set in a chain case (several providers), where requests of each are listed in chain order. */
+  provider?: CaseProvider;
   query: Record<string, string>;
   body?: unknown;
 }
@@ -88,8 +90,11 @@ export interface ParityCase {
   request: unknown;
   /** Transport cases: the raw body and content type sent over HTTP instead of `request`. */
   http?: { body: string; contentType: string };
-  /** The provider behind the engine; `brave` unless said otherwise. */
-  provider?: CaseProvider;
+  /**
+   * The provider behind the engine, `brave` unless said otherwise; or a chain of them in order
+   * (`OPENMATES_PROVIDER=brave,searxng`), each pointing at its own fixture.
+   */
+  provider?: CaseProvider | readonly CaseProvider[];
   /** Extra engine settings (environment variables) for this case. */
   env?: Record<string, string>;
   /** The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs); every surface when absent. */

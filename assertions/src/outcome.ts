@@ -10,11 +10,15 @@ export interface Outcome {
   /** Issue paths of an `invalid_request`, sorted. */
   issuePaths?: string[];
   groups: OutcomeGroup[];
+  /** The response's `provider`, only when its groups say who answered each (several providers listed). */
+  provider?: string;
 }
 
 export interface OutcomeGroup {
   id: RequestId;
   errorCode?: string;
+  /** Who answered the group (only when the server lists several providers). */
+  provider?: string;
   results: { url: string; title: string; description: string }[];
 }
 
@@ -27,10 +31,13 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
         results: group.results.map(({ url, title, description }) => ({ url, title, description })),
       };
       if (group.error) g.errorCode = group.error.code;
+      if (group.provider !== undefined) g.provider = group.provider;
       return g;
     }),
   };
   if (response.code) outcome.code = response.code;
+  // With several providers, the response names those that answered: part of what every surface must agree on.
+  if (response.results.some((group) => group.provider !== undefined)) outcome.provider = response.provider;
   return outcome;
 }
 

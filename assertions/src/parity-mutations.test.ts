@@ -6,8 +6,11 @@ import {
   CANARY_API_KEY,
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
+  SEARXNG_CANARY_PASSWORD,
+  type SearxngFixture,
   startBraveFixture,
   startOpenAIFixture,
+  startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applies, type CaseEnvironment, type CaseProvider, type ParityCase, type SurfaceDriver } from './case.ts';
@@ -36,6 +39,7 @@ type Schema = {
   items?: Schema;
   enum?: unknown[];
   anyOf?: Schema[];
+  allOf?: Schema[];
 };
 const SCHEMAS = (openapi as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
 
@@ -48,6 +52,9 @@ interface Leaf {
 }
 
 function resolve(schema: Schema): Schema {
+  // A described reference (`allOf: [{ $ref }, { description }]`) is the referenced schema.
+  const referenced = schema.allOf?.find((part) => part.$ref !== undefined);
+  if (!schema.$ref && referenced) return resolve(referenced);
   if (!schema.$ref) return schema;
   const target = SCHEMAS[schema.$ref.replace('#/components/schemas/', '')];
   if (!target) throw new Error(`unknown schema ${schema.$ref}`);
@@ -135,30 +142,42 @@ const DRIVERS: Record<HttpSurface, (wire: WireRewrite) => SurfaceDriver> = {
 
 let brave: BraveFixture;
 let openai: OpenAIFixture;
+let searxng: SearxngFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai] = await Promise.all([startBraveFixture(), startOpenAIFixture()]);
+  [brave, openai, searxng] = await Promise.all([startBraveFixture(), startOpenAIFixture(), startSearxngFixture()]);
   localIndex = buildLocalIndex();
 });
 
 afterAll(async () => {
-  await Promise.all([brave?.close(), openai?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
 });
 
 function environmentFor(testCase: ParityCase): CaseEnvironment | undefined {
   brave.reset();
   openai.reset();
+  searxng.reset();
   const providerEnv: Partial<Record<CaseProvider, Record<string, string>>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
+    searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
   };
-  const provider = providerEnv[testCase.provider ?? 'brave'];
-  if (!provider) return undefined;
+  // A chain (its cases fill `results[].provider`): every member's settings, listed in order.
+  const chain: readonly CaseProvider[] = Array.isArray(testCase.provider)
+    ? testCase.provider
+    : [(testCase.provider as CaseProvider | undefined) ?? 'brave'];
+  if (chain.length === 1 && chain[0] === 'searxng') return undefined;
+  const members = chain.map((member) => providerEnv[member]);
+  if (members.some((member) => member === undefined)) return undefined;
+  const provider = Object.assign({}, ...members, { OPENMATES_PROVIDER: chain.join(',') });
   const common = { OPENMATES_CACHE_TTL_S: '0', OPENMATES_RATE_LIMIT_PER_MIN: '0', OPENMATES_LOG_LEVEL: 'info' };
-  return { env: { ...common, ...provider, ...testCase.env }, canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY] };
+  return {
+    env: { ...common, ...provider, ...testCase.env },
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
+  };
 }
 
 /** Runs a case and returns its run record, whether or not the case's own checks passed. */

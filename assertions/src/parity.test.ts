@@ -90,7 +90,9 @@ const COMMON = { OPENMATES_CACHE_TTL_S: '0', OPENMATES_RATE_LIMIT_PER_MIN: '0', 
 
 /** The environment of one run: the case's provider pointing at its fixture, with fresh state. */
 function environmentFor(testCase: ParityCase): CaseEnvironment {
-  const provider: CaseProvider = testCase.provider ?? 'brave';
+  const chain: readonly CaseProvider[] = Array.isArray(testCase.provider)
+    ? testCase.provider
+    : [(testCase.provider as CaseProvider | undefined) ?? 'brave'];
   brave.reset();
   openai.reset();
   searxng.reset();
@@ -112,14 +114,22 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
   };
+  // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
+  const env: Record<string, string> = { ...COMMON };
+  for (const member of chain) Object.assign(env, providerEnv[member]);
+  env.OPENMATES_PROVIDER = chain.join(',');
   const environment: CaseEnvironment = {
-    env: { ...COMMON, ...providerEnv[provider], ...testCase.env },
+    env: { ...env, ...testCase.env },
     canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
   };
-  const calls = fixtureCalls[provider];
-  if (calls) environment.providerCalls = calls;
-  const received = fixtureRequests[provider];
-  if (received) environment.providerRequests = received;
+  const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
+  if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);
+  if (chain.length === 1) {
+    const received = fixtureRequests[chain[0] as CaseProvider];
+    if (received) environment.providerRequests = received;
+  } else
+    environment.providerRequests = () =>
+      chain.flatMap((member) => (fixtureRequests[member]?.() ?? []).map((r) => ({ provider: member, ...r })));
   return environment;
 }
 

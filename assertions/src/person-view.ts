@@ -34,6 +34,8 @@ export interface PersonBudget {
 export interface PersonGroup {
   /** `String(id)`. */
   id: string;
+  /** Who answered the group, when the server lists several providers. */
+  provider?: string;
   error?: { code: string; message: string };
   sources_cut?: number;
   results_fitted_out?: number;
@@ -110,6 +112,7 @@ function responseView(response: WebSearchResponse): PersonResponseView {
           return r;
         }),
       };
+      if (group.provider !== undefined) g.provider = group.provider;
       if (group.error) g.error = { code: group.error.code, message: group.error.message };
       if (group.sources_cut) g.sources_cut = group.sources_cut;
       if (group.results_fitted_out) g.results_fitted_out = group.results_fitted_out;

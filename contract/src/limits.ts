@@ -77,6 +77,11 @@ export const DEFAULT_RATE_LIMIT_WINDOW_S = 60;
 /** Shared state in Redis (docs/deploy.md): per-command timeout and key prefix. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 100;
 export const DEFAULT_REDIS_PREFIX = 'openmates:';
+/**
+ * With several providers listed, no new attempt for a group starts this long after the request
+ * began (`OPENMATES_REQUEST_DEADLINE_MS`); a call already running ends by its own timeout.
+ */
+export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;
 /** How long a provider's 429 without `Retry-After` pauses every replica. */
 export const DEFAULT_PROVIDER_PAUSE_MS = 1_000;
 /** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */

@@ -94,7 +94,15 @@ export const RATE_LIMIT_ROUTE_HEADERS: Record<string, RouteHeader> = {
  * what a preflight allows and what an answer lets the page read. Keys travel as Bearer headers,
  * never as cookies, so credentials are never allowed.
  */
-export const CORS_ALLOWED_REQUEST_HEADERS = ['content-type', 'authorization', 'accept', 'last-event-id'] as const;
+export const CORS_ALLOWED_REQUEST_HEADERS = [
+  'content-type',
+  'authorization',
+  'accept',
+  'last-event-id',
+  // The npm SDK names itself on every request; a preflight that did not allow it would block the
+  // SDK in every browser (apps/web/e2e/cors.e2e.ts).
+  'x-openmates-sdk',
+] as const;
 export const CORS_EXPOSED_HEADERS = [
   RATE_LIMIT_HEADERS.state,
   RATE_LIMIT_HEADERS.policy,

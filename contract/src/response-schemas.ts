@@ -76,6 +76,10 @@ export const ResultGroupSchema = z
   .strictObject({
     id: IdSchema,
     results: z.array(WebSearchResultSchema).max(MAX_RESULTS_PER_GROUP),
+    provider: z.string().min(1).optional().openapi({
+      description:
+        'Who answered this group, as `provider` in skill info names it (for a failed group, the last provider tried). Set only when the server lists several providers in order (OPENMATES_PROVIDER); omitted for a single provider.',
+    }),
     error: GroupErrorSchema.optional(),
     sources_cut: z.int().min(1).optional().openapi({
       description:
@@ -125,7 +129,8 @@ export const WebSearchResponseSchema = z
         message: 'result groups must be unique by id',
       }),
     provider: z.string().min(1).openapi({
-      description: 'Who answered and, where another party ran the search, who that was.',
+      description:
+        'Who answered and, where another party ran the search, who that was. With several providers listed in order, the names of those that answered a group, in request order, each once, joined with ", " (the first provider\'s name when none answered); each group\'s `provider` says which.',
       example: 'Brave Search',
     }),
     suggestions_follow_up_requests: z

@@ -3,6 +3,16 @@ import { PROVIDER_IDS } from './providers.ts';
 import { RateLimitStateSchema } from './rate-limit.ts';
 import { z } from './zod.ts';
 
+const ProviderInfoSchema = z.strictObject({
+  id: z.enum(PROVIDER_IDS),
+  name: z.string().openapi({ description: 'Who answers, as `provider` in a response names it.' }),
+  recipient: z.string().openapi({ description: 'Where queries are sent (a host, or "this machine").' }),
+});
+
+const providerList = z.array(z.enum(PROVIDER_IDS)).min(1).openapi({
+  description: 'Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first.',
+});
+
 export const SkillInfoSchema = z
   .strictObject({
     app: z.literal('web'),
@@ -13,10 +23,12 @@ export const SkillInfoSchema = z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .openapi({ description: 'SHA-256 of the canonical JSON of the OpenAPI document and the assertion catalogue.' }),
-    provider: z.strictObject({
-      id: z.enum(PROVIDER_IDS),
-      name: z.string().openapi({ description: 'Who answers, as `provider` in a response names it.' }),
-      recipient: z.string().openapi({ description: 'Where queries are sent (a host, or "this machine").' }),
+    provider: ProviderInfoSchema.openapi({
+      description: 'The first provider listed: every group goes to it first, and requests are validated against it.',
+    }),
+    providers: z.array(ProviderInfoSchema).min(1).openapi({
+      description:
+        "Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call fails as the provider's fault, so a query may reach each of them.",
     }),
     limits: z.strictObject({
       min_batch_items: z.int(),
@@ -59,6 +71,7 @@ export const HealthSchema = z
   .strictObject({
     status: z.literal('ok'),
     provider: z.enum(PROVIDER_IDS),
+    providers: providerList,
     redis: z.enum(['ok', 'down']).optional().openapi({
       description:
         'Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.',
@@ -68,7 +81,7 @@ export const HealthSchema = z
 export type Health = z.infer<typeof HealthSchema>;
 
 export const ReadinessSchema = z
-  .strictObject({ status: z.literal('ready'), provider: z.enum(PROVIDER_IDS) })
+  .strictObject({ status: z.literal('ready'), provider: z.enum(PROVIDER_IDS), providers: providerList })
   .openapi('Readiness', {
     description: 'The server takes searches: its provider is configured and its local index (if any) is built.',
   });

@@ -1,6 +1,7 @@
 import type { ParityCase } from '../case.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
+import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
@@ -20,4 +21,5 @@ export const CASES: readonly ParityCase[] = [
   ...searxngCases,
   ...retryCases,
   ...scopeCases,
+  ...failoverCases,
 ];

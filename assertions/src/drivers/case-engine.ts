@@ -1,5 +1,5 @@
 import {
-  createConfiguredProvider,
+  createConfiguredProviders,
   createEngine,
   createLogger,
   type Engine,
@@ -12,7 +12,7 @@ import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 /** An engine configured from a case's environment, as the CLI builds one in process (no server). */
 export function caseEngine(env: Record<string, string>, logs: string[]): Engine {
   const config = loadConfig(env);
-  return createEngine({ config, provider: createConfiguredProvider(config), logger: caseLogger(logs) });
+  return createEngine({ config, provider: createConfiguredProviders(config), logger: caseLogger(logs) });
 }
 
 /** Every log line captured for the transcript; redaction is the engine's own, so a leak would show there. */

@@ -103,7 +103,9 @@ export function cliHumanView(stdout: string): PersonView {
         const failed = /^Failed \(([a-z_]+)\): (.*)$/.exec(text);
         const cut = CUT.exec(text);
         const fitted = FITTED.exec(text);
-        if (failed) group.error = { code: failed[1] ?? '', message: failed[2] ?? '' };
+        const answeredBy = /^Answered by (.*)$/.exec(text);
+        if (answeredBy) group.provider = answeredBy[1] ?? '';
+        else if (failed) group.error = { code: failed[1] ?? '', message: failed[2] ?? '' };
         else if (cut) group.sources_cut = Number(cut[1]);
         else if (fitted) group.results_fitted_out = Number(fitted[1]);
         else if (text !== 'No results.' && text !== 'No results left to show.')

@@ -128,14 +128,17 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
           paths: pageError.getAttribute('data-issue-paths'),
         },
         responseCode: null,
+        responseProvider: null,
         groups: [],
       };
     return {
       error: null,
       responseCode: document.querySelector('[data-results]')?.getAttribute('data-response-code') ?? null,
+      responseProvider: document.querySelector('[data-results]')?.getAttribute('data-response-provider') ?? null,
       groups: [...document.querySelectorAll('[data-group-id]')].map((section) => ({
         id: section.getAttribute('data-group-id') ?? '',
         errorCode: section.getAttribute('data-error-code'),
+        provider: section.getAttribute('data-group-provider'),
         results: [...section.querySelectorAll('[data-result]')].map((result) => ({
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
@@ -156,10 +159,18 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
       const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
       // Built here, key by key: a WebDriver answer does not keep the page's key order.
       const results = g.results.map(({ url, title, description }) => ({ url, title, description }));
-      return { id, results, ...(g.errorCode ? { errorCode: g.errorCode } : {}) };
+      return {
+        id,
+        results,
+        ...(g.errorCode ? { errorCode: g.errorCode } : {}),
+        ...(g.provider ? { provider: g.provider } : {}),
+      };
     }),
   };
   if (shown.responseCode) outcome.code = shown.responseCode as ErrorCode;
+  // As outcomeOfResponse: the response's provider counts only when the groups say who answered each.
+  if (outcome.groups.some((g) => g.provider !== undefined) && shown.responseProvider !== null)
+    outcome.provider = shown.responseProvider;
   return outcome;
 }
 
@@ -253,8 +264,10 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
       const message = one('message', inGroup);
       const sourcesCut = one('sources_cut', inGroup);
       const fittedOut = one('results_fitted_out', inGroup);
+      const answeredBy = one('provider', inGroup);
       return {
         id: one('id', inGroup) ?? '',
+        ...(answeredBy !== undefined ? { provider: answeredBy } : {}),
         ...(code !== undefined || message !== undefined ? { error: { code: code ?? '', message: message ?? '' } } : {}),
         ...(sourcesCut !== undefined ? { sources_cut: Number(sourcesCut) } : {}),
         ...(fittedOut !== undefined ? { results_fitted_out: Number(fittedOut) } : {}),

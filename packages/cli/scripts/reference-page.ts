@@ -19,25 +19,25 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
   {
     title: 'Local index (`local`)',
     source: 'packages/core/src/providers/local/settings.ts',
-    readBy: 'Read with the provider selection; used when `OPENMATES_PROVIDER` is `local`, and by `openmates index`.',
+    readBy: 'Read with the provider selection; used when `OPENMATES_PROVIDER` lists `local`, and by `openmates index`.',
     variables: PROVIDER_MODULES.local.environment,
   },
   {
     title: 'Brave Search (`brave`)',
     source: 'packages/core/src/providers/brave/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` is `brave`.',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `brave`.',
     variables: PROVIDER_MODULES.brave.environment,
   },
   {
     title: 'OpenAI hosted search (`openai`)',
     source: 'packages/core/src/providers/openai/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` is `openai`.',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `openai`.',
     variables: PROVIDER_MODULES.openai.environment,
   },
   {
     title: 'SearXNG (`searxng`)',
     source: 'packages/core/src/providers/searxng/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` is `searxng`.',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `searxng`.',
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {

@@ -74,7 +74,9 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const lines = (error as Error).message.split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toBe('OPENMATES_PROVIDER must be one of local, brave, openai, searxng');
+    expect(lines[0]).toBe(
+      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, or several of them in order separated by commas',
+    );
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);
     expect(lines.join('\n')).not.toContain('secret-host');
@@ -128,5 +130,38 @@ describe('loadConfig', () => {
       /OPENMATES_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
     );
     expect(() => loadConfig({ OPENMATES_PROVIDER_RATE_PER_S: '0' })).toThrow(/OPENMATES_PROVIDER_RATE_PER_S/);
+  });
+
+  it('reads OPENMATES_PROVIDER as an ordered chain, with per-provider timeouts, rates and the request deadline', () => {
+    const config = loadConfig({
+      OPENMATES_PROVIDER: ' Brave, searxng ,local',
+      OPENMATES_PROVIDER_RATE_PER_S: 'brave=1, searxng=5',
+    });
+    expect(config.provider).toBe('brave');
+    expect(config.providers).toEqual(['brave', 'searxng', 'local']);
+    expect(config.providerTimeoutsMs).toEqual({ brave: 10_000, searxng: 15_000, local: 10_000 });
+    expect(config.providerRatesPerS).toEqual({ brave: 1, searxng: 5 });
+    expect(config.providerRatePerS).toBe(1);
+    expect(config.requestDeadlineMs).toBe(30_000);
+    const one = loadConfig({
+      OPENMATES_PROVIDER: 'searxng,brave',
+      OPENMATES_PROVIDER_RATE_PER_S: '2',
+      OPENMATES_PROVIDER_TIMEOUT_MS: '700',
+      OPENMATES_REQUEST_DEADLINE_MS: '5000',
+    });
+    expect(one.providerRatesPerS).toEqual({ searxng: 2 });
+    expect(one.providerTimeoutsMs).toEqual({ searxng: 700, brave: 700 });
+    expect(one.requestDeadlineMs).toBe(5000);
+    expect(loadConfig({}).providers).toEqual(['local']);
+  });
+
+  it('refuses a chain that names a provider twice or an unknown one, and a rate for a provider not listed', () => {
+    expect(() => loadConfig({ OPENMATES_PROVIDER: 'brave,brave' })).toThrow(/^OPENMATES_PROVIDER lists brave twice$/);
+    expect(() => loadConfig({ OPENMATES_PROVIDER: 'brave,,local' })).toThrow(/^OPENMATES_PROVIDER must be one of/);
+    expect(() => loadConfig({ OPENMATES_PROVIDER: 'brave', OPENMATES_PROVIDER_RATE_PER_S: 'searxng=1' })).toThrow(
+      /OPENMATES_PROVIDER_RATE_PER_S names searxng, which OPENMATES_PROVIDER does not list/,
+    );
+    expect(() => loadConfig({ OPENMATES_PROVIDER_RATE_PER_S: 'brave=x' })).toThrow(/OPENMATES_PROVIDER_RATE_PER_S/);
+    expect(() => loadConfig({ OPENMATES_REQUEST_DEADLINE_MS: '0' })).toThrow(/OPENMATES_REQUEST_DEADLINE_MS/);
   });
 });

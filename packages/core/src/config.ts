@@ -7,6 +7,7 @@ import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   DEFAULT_REDIS_PREFIX,
   DEFAULT_REDIS_TIMEOUT_MS,
+  DEFAULT_REQUEST_DEADLINE_MS,
   DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   PROVIDER_IDS,
@@ -33,8 +34,13 @@ export { ConfigError } from './shared/env-schema.ts';
 
 /** The engine's configuration, parsed once from the environment by `loadConfig`. */
 export interface EngineConfig {
-  /** Which provider answers (`OPENMATES_PROVIDER`, default `local`). */
+  /** The first provider of the chain: the one every group goes to first (`OPENMATES_PROVIDER`, default `local`). */
   provider: ProviderId;
+  /**
+   * The chain, in order (`OPENMATES_PROVIDER=brave,searxng,local`); its first is `provider`. A group
+   * goes to the next one only when a call fails as the provider's fault (docs/providers/failover.md).
+   */
+  providers: ProviderId[];
   /** Where the choice came from, for `openmates doctor`. */
   providerSource: 'OPENMATES_PROVIDER' | 'default';
   /** Each provider's own settings, read by its folder under `providers/` (whichever is selected). */
@@ -42,8 +48,18 @@ export interface EngineConfig {
   openai: OpenAISettings;
   local: LocalSettings;
   searxng: SearxngSettings;
-  /** Per provider call, retries included (default 10000; 45000 for openai; 15000 for searxng). */
+  /** Per call of the first provider, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
+  /**
+   * Per call of each provider of the chain: `OPENMATES_PROVIDER_TIMEOUT_MS` for every one when set,
+   * else each provider's own default.
+   */
+  providerTimeoutsMs: { [K in ProviderId]?: number };
+  /**
+   * No new attempt for a group starts this long after the request began
+   * (`OPENMATES_REQUEST_DEADLINE_MS`, default 30000).
+   */
+  requestDeadlineMs: number;
   /** Response cache lifetime; 0 turns the cache off (default 300). */
   cacheTtlS: number;
   /** Distinct result URLs admitted per invocation (default 100). */
@@ -59,6 +75,11 @@ export interface EngineConfig {
    * (`OPENMATES_PROVIDER_RATE_PER_S`, may be fractional; default none).
    */
   providerRatePerS?: number;
+  /**
+   * Each provider's rate (`OPENMATES_PROVIDER_RATE_PER_S=brave=1,searxng=5`; one number is the
+   * first provider's). A provider not named here is not spaced.
+   */
+  providerRatesPerS: { [K in ProviderId]?: number };
   /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
@@ -85,14 +106,66 @@ const redisUrl = z.preprocess(
     .optional(),
 );
 
-const positiveRate = z.preprocess(
+const RATE_MESSAGE =
+  'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
+
+/** `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. */
+const providerRates = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .regex(/^\d+(\.\d+)?$/, { message: 'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second)' })
-    .transform(Number)
-    .refine((n) => n > 0 && Number.isFinite(n), {
-      message: 'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second)',
+    .transform((text, ctx): { [K in ProviderId]?: number } | number | undefined => {
+      const rate = (s: string) => {
+        const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
+        return n > 0 && Number.isFinite(n) ? n : undefined;
+      };
+      const trimmed = text.trim();
+      if (!trimmed.includes('=')) {
+        const n = rate(trimmed);
+        if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
+        return n;
+      }
+      const rates: { [K in ProviderId]?: number } = {};
+      for (const entry of trimmed.split(',')) {
+        const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
+        const id = name.toLowerCase();
+        const n = rate(value);
+        if (rest.length > 0 || !(PROVIDER_IDS as readonly string[]).includes(id) || n === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`,
+          });
+          return undefined;
+        }
+        if (rates[id as ProviderId] !== undefined) {
+          ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
+          return undefined;
+        }
+        rates[id as ProviderId] = n;
+      }
+      return rates;
+    })
+    .optional(),
+);
+
+/** `brave` or `brave,searxng,local`: known ids, case-insensitive, each at most once. */
+const providerChain = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((text, ctx): ProviderId[] => {
+      const ids = text.split(',').map((id) => id.trim().toLowerCase());
+      const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+      if (unknown !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
+        });
+        return [];
+      }
+      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (twice !== undefined) ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER lists ${twice} twice` });
+      return ids as ProviderId[];
     })
     .optional(),
 );
@@ -105,12 +178,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** The provider selection, read with the providers' own variables (`PROVIDER_MODULES[id].environment`). */
 export const SELECTION_ENVIRONMENT = {
   OPENMATES_PROVIDER: {
-    description: `Which provider answers: ${PROVIDER_IDS.map((id) => `\`${id}\``).join(', ')}. A query only goes to a third party selected here; a key that is set but not selected is reported by \`openmates doctor\`, never used.`,
+    description: `Which provider answers: ${PROVIDER_IDS.map((id) => `\`${id}\``).join(', ')}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
     default: DEFAULT_PROVIDER,
-    schema: z.preprocess(
-      lowercased,
-      z.enum(PROVIDER_IDS, { message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
-    ),
+    schema: providerChain,
   },
 } as const satisfies EnvTable;
 
@@ -135,8 +205,13 @@ export const ENGINE_ENVIRONMENT = {
   },
   OPENMATES_PROVIDER_RATE_PER_S: {
     description:
-      "Calls per second to the provider, evenly spaced, all replicas together; may be fractional (`1` for Brave's free plan).",
-    schema: positiveRate,
+      "Calls per second to a provider, evenly spaced, all replicas together; may be fractional (`1` for Brave's free plan). One number is the first provider's; `brave=1,searxng=5` sets each provider's.",
+    schema: providerRates,
+  },
+  OPENMATES_REQUEST_DEADLINE_MS: {
+    description:
+      'Milliseconds from the start of a request after which no new provider attempt starts (with several providers listed, no further failover).',
+    ...withDefault(wholeNumber('OPENMATES_REQUEST_DEADLINE_MS', 1), DEFAULT_REQUEST_DEADLINE_MS),
   },
   OPENMATES_REDIS_URL: {
     description:
@@ -218,21 +293,37 @@ export function loadConfig(env: Env = process.env): EngineConfig {
   if (e.OPENMATES_REDIS_SECRET && e.OPENMATES_REDIS_SECRET.length < 16)
     throw new ConfigError('OPENMATES_REDIS_SECRET must be at least 16 characters');
   const chosen = selection.data.OPENMATES_PROVIDER;
-  const provider = chosen ?? DEFAULT_PROVIDER;
+  const providers = chosen ?? [DEFAULT_PROVIDER];
+  const provider = providers[0] ?? DEFAULT_PROVIDER;
+  const rates = e.OPENMATES_PROVIDER_RATE_PER_S;
+  const providerRatesPerS = typeof rates === 'number' ? { [provider]: rates } : { ...rates };
+  const stray = Object.keys(providerRatesPerS).find((id) => !providers.includes(id as ProviderId));
+  if (stray !== undefined)
+    throw new ConfigError(
+      `OPENMATES_PROVIDER_RATE_PER_S names ${stray}, which OPENMATES_PROVIDER does not list (${providers.join(',')})`,
+    );
+  const providerTimeoutsMs: EngineConfig['providerTimeoutsMs'] = {};
+  for (const id of providers)
+    providerTimeoutsMs[id] = e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[id].defaultTimeoutMs;
   const config: EngineConfig = {
     provider,
+    providers,
     providerSource: chosen ? 'OPENMATES_PROVIDER' : 'default',
     brave,
     openai,
     local,
     searxng,
     providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
+    providerTimeoutsMs,
+    requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
+    providerRatesPerS,
     cacheTtlS: e.OPENMATES_CACHE_TTL_S,
     maxSources: e.OPENMATES_MAX_SOURCES,
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES,
     logLevel: e.OPENMATES_LOG_LEVEL,
   };
-  if (e.OPENMATES_PROVIDER_RATE_PER_S !== undefined) config.providerRatePerS = e.OPENMATES_PROVIDER_RATE_PER_S;
+  const firstRate = providerRatesPerS[provider];
+  if (firstRate !== undefined) config.providerRatePerS = firstRate;
   if (e.OPENMATES_REDIS_URL && e.OPENMATES_REDIS_SECRET)
     config.redis = {
       url: e.OPENMATES_REDIS_URL,

@@ -38,12 +38,20 @@ import {
 } from './result-cache.ts';
 import { appliesFreshness, candidateInScope, scopeOf } from './scope-filter.ts';
 import type { RedisLink } from './shared/redis-link.ts';
-import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from './upstream-gate.ts';
+import {
+  createMemoryUpstreamGate,
+  createRedisUpstreamGate,
+  rateLimitedError,
+  type UpstreamGate,
+} from './upstream-gate.ts';
 
 export interface EngineOptions {
   config: EngineConfig;
-  /** The provider that answers. */
-  provider: SearchProvider;
+  /**
+   * The provider that answers, or the chain in order (`createConfiguredProviders`): each group goes
+   * to the first, and to the next one only when a call fails as the provider's fault.
+   */
+  provider: SearchProvider | readonly SearchProvider[];
   /** Structured logger; default JSON lines on stderr at `config.logLevel`. */
   logger?: Logger;
   /** Secrets beyond the configuration's (for example the server's API keys), redacted everywhere. */
@@ -89,7 +97,10 @@ export interface SearchOptions {
 
 export interface Engine {
   readonly config: EngineConfig;
+  /** The first provider of the chain: requests are validated against it, skill info describes it. */
   readonly provider: SearchProvider;
+  /** The whole chain, in order (one provider: `[provider]`). */
+  readonly providers: readonly SearchProvider[];
   readonly logger: Logger;
   /**
    * Runs a batch: validates (contract and provider rules) before any call, fans the queries out
@@ -153,6 +164,31 @@ interface RepeatedBody {
     | undefined;
 }
 
+/**
+ * The group error codes after which a group goes to the next provider of the chain: the provider's
+ * own failures. A validation error never reaches a provider, and a caller that aborted gets nothing.
+ */
+const FAILOVER_CODES: ReadonlySet<GroupErrorCode> = new Set([
+  'provider_rate_limited',
+  'provider_unavailable',
+  'provider_timeout',
+  'provider_error',
+  'provider_auth',
+]);
+
+/** A provider of the chain with what the engine keeps for it alone: its timeout, cache and shared rate. */
+interface Member {
+  readonly provider: SearchProvider;
+  readonly timeoutMs: number;
+  readonly cache: ResultCache | undefined;
+  readonly gate: UpstreamGate | undefined;
+  /** Whether it applies `freshness` itself (so undated results are kept). */
+  readonly keepUndated: boolean;
+}
+
+/** A group error, with the wait a rate limit asked for. */
+type CallFailure = { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number };
+
 /** A provider call ran past the engine's timeout (distinguished from the caller aborting). */
 class CallTimeout extends Error {
   override readonly name = 'CallTimeout';
@@ -200,21 +236,45 @@ function summarizeFailures(groups: readonly ResultGroup[]): { error: string; cod
 
 /** Creates the engine every surface calls. */
 export function createEngine(options: EngineOptions): Engine {
-  const { config, provider } = options;
+  const { config } = options;
+  const chain: readonly SearchProvider[] = Array.isArray(options.provider)
+    ? [...(options.provider as readonly SearchProvider[])]
+    : [options.provider as SearchProvider];
+  if (chain.length === 0) throw new TypeError('createEngine needs at least one provider');
+  const provider = chain[0] as SearchProvider;
   const redact = createRedactor([...configSecrets(config), ...(options.extraSecrets ?? [])]);
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact });
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? defaultSleep;
   const wallClock = options.wallClock ?? (() => Date.now());
-  const keepUndated = appliesFreshness(provider);
   const observer = options.observer;
   const { redis } = options;
-  const identity = providerIdentity(config, provider);
-  let cache: ResultCache | undefined;
-  if (config.cacheTtlS > 0)
-    cache = redis
-      ? createRedisResultCache(config.cacheTtlS, identity, redis)
-      : createMemoryResultCache(config.cacheTtlS, identity);
+  // Each provider has its own timeout, cache entries and shared rate: one provider's plan or answers
+  // say nothing of another's. A chain of one reads the single-provider settings as before.
+  const members: Member[] = chain.map((member) => {
+    const identity = providerIdentity(config, member);
+    const timeoutMs =
+      chain.length === 1
+        ? config.providerTimeoutMs
+        : (config.providerTimeoutsMs?.[member.id] ?? config.providerTimeoutMs);
+    const ratePerS =
+      chain.length === 1 ? config.providerRatePerS : (config.providerRatesPerS?.[member.id] ?? undefined);
+    let memberCache: ResultCache | undefined;
+    if (config.cacheTtlS > 0)
+      memberCache = redis
+        ? createRedisResultCache(config.cacheTtlS, identity, redis)
+        : createMemoryResultCache(config.cacheTtlS, identity);
+    // The local index has no plan to respect: only third parties are gated.
+    const gate: UpstreamGate | undefined =
+      member.id === 'local'
+        ? undefined
+        : redis
+          ? createRedisUpstreamGate(ratePerS, identity, redis, now, sleep)
+          : createMemoryUpstreamGate(ratePerS, now, sleep);
+    return { provider: member, timeoutMs, cache: memberCache, gate, keepUndated: appliesFreshness(member) };
+  });
+  const first = members[0] as Member;
+  const cache = first.cache;
   // Byte-identical request bodies, while the in-process cache answers them (see `searchBody`).
   const repeats =
     cache?.peek === undefined
@@ -224,13 +284,6 @@ export function createEngine(options: EngineOptions): Engine {
           sizeCalculation: (body, text) =>
             text.length + (body.last ? body.last.before.length + body.last.after.length : 0),
         });
-  // The local index has no plan to respect: only third parties are gated.
-  const gate: UpstreamGate | undefined =
-    provider.id === 'local'
-      ? undefined
-      : redis
-        ? createRedisUpstreamGate(config.providerRatePerS, identity, redis, now, sleep)
-        : createMemoryUpstreamGate(config.providerRatePerS, now, sleep);
 
   function validate(input: unknown): NormalizedRequestItem[] {
     const normalized = normalizeRequest(input);
@@ -242,23 +295,51 @@ export function createEngine(options: EngineOptions): Engine {
     return items;
   }
 
-  /** One provider call under the per-call timeout. Resolves to results or a group error. */
+  /** `member`'s cache entry for `item`, counted and logged (undefined: a miss, or no cache). */
+  async function lookup(
+    member: Member,
+    item: NormalizedRequestItem,
+    index: number,
+    log: Logger,
+  ): Promise<CachedCall | undefined> {
+    const { cache } = member;
+    const cached = await cache?.get(item);
+    if (cache) observer?.cache(cached ? 'hit' : 'miss');
+    if (cached) {
+      const who = members.length > 1 ? { provider: member.provider.id } : {};
+      log.info(
+        { event: 'provider_call', group: index, ...who, cache: 'hit', results: cached.results.length },
+        'cache hit',
+      );
+    }
+    return cached;
+  }
+
+  /**
+   * One call of `member` under its per-call timeout (`looked`: its cache was already asked). Resolves to results or a group error.
+   * `failover`: another provider stands behind this one for the group, so the provider skips its
+   * own short retries and fails at once.
+   */
   async function call(
+    member: Member,
     item: NormalizedRequestItem,
     index: number,
     signal: AbortSignal,
     log: Logger,
     budget: BudgetSession,
-  ): Promise<CachedCall | { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number }> {
-    const cached = await cache?.get(item);
-    if (cache) observer?.cache(cached ? 'hit' : 'miss');
-    if (cached) {
-      log.info({ event: 'provider_call', group: index, cache: 'hit', results: cached.results.length }, 'cache hit');
-      return cached;
-    }
+    failover: boolean,
+    looked?: { cached: CachedCall | undefined },
+  ): Promise<CachedCall | CallFailure> {
+    const { provider, cache, gate, timeoutMs } = member;
+    // Which provider a line is about, when several may answer.
+    const who = members.length > 1 ? { provider: provider.id } : {};
+    const cached = looked ? looked.cached : await lookup(member, item, index, log);
+    if (cached) return cached;
+    // The caller may have left while the cache was asked (or an earlier provider failed): no call then.
+    signal.throwIfAborted();
     const started = now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimeout()), config.providerTimeoutMs);
+    const timer = setTimeout(() => controller.abort(new CallTimeout()), timeoutMs);
     let calls = 1;
     let pageTimer: ReturnType<typeof setTimeout> | undefined;
     // A further page is a call of its own: debited from the budget, under its own per-call timeout
@@ -277,19 +358,20 @@ export function createEngine(options: EngineOptions): Engine {
       clearTimeout(timer);
       clearTimeout(pageTimer);
       const page = new AbortController();
-      pageTimer = setTimeout(() => page.abort(new CallTimeout()), config.providerTimeoutMs);
+      pageTimer = setTimeout(() => page.abort(new CallTimeout()), timeoutMs);
       return AbortSignal.any([controller.signal, page.signal]);
     };
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    const deadline = started + config.providerTimeoutMs;
+    const deadline = started + timeoutMs;
     const context: ProviderContext = { signal: controller.signal, now, sleep, deadline, nextCall, wallClock };
+    if (failover) context.failover = true;
     // The scope is enforced below on whatever comes back; the provider gets it to page with.
-    const scope = scopeOf(item, wallClock(), keepUndated);
+    const scope = scopeOf(item, wallClock(), member.keepUndated);
     if (scope) context.inScope = candidateInScope(scope);
     if (gate) {
       // A turn is worth waiting for only if a quarter of the timeout is still left for the call.
-      const lastStart = deadline - config.providerTimeoutMs / 4;
+      const lastStart = deadline - timeoutMs / 4;
       context.acquire = () => gate.acquire(lastStart - now(), controller.signal);
       context.pause = (ms) => gate.pause(ms);
     }
@@ -313,6 +395,7 @@ export function createEngine(options: EngineOptions): Engine {
         {
           event: 'provider_call',
           group: index,
+          ...who,
           cache: cache ? 'miss' : 'off',
           calls,
           elapsed_ms: Math.round(now() - started),
@@ -334,12 +417,15 @@ export function createEngine(options: EngineOptions): Engine {
       if (outcome !== undefined) observer?.providerCall(provider.id, outcome, (now() - started) / 1000);
       if (signal.aborted) throw signal.reason;
       if (controller.signal.reason instanceof CallTimeout || error instanceof CallTimeout) {
-        log.warn({ event: 'provider_call', group: index, code: 'provider_timeout', elapsed_ms }, 'provider timed out');
+        log.warn(
+          { event: 'provider_call', group: index, ...who, code: 'provider_timeout', elapsed_ms },
+          'provider timed out',
+        );
         return { error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' } };
       }
       if (error instanceof ProviderError) {
         log.warn(
-          { event: 'provider_call', group: index, code: error.code, status: error.status, elapsed_ms },
+          { event: 'provider_call', group: index, ...who, code: error.code, status: error.status, elapsed_ms },
           'provider failed',
         );
         const failed = { error: { code: error.code, message: redact(error.message) } };
@@ -349,7 +435,7 @@ export function createEngine(options: EngineOptions): Engine {
         // The reason (an index path, say) is for the operator's log; the caller gets the provider's public message.
         const reason = error.cause instanceof Error ? error.cause.message : error.message;
         log.error(
-          { event: 'provider_call', group: index, code: 'not_configured', reason: redact(reason) },
+          { event: 'provider_call', group: index, ...who, code: 'not_configured', reason: redact(reason) },
           'provider not configured',
         );
         throw new EngineError('not_configured', redact(error.message), { cause: error });
@@ -362,10 +448,87 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
+  /**
+   * One group through the chain: the first provider, then the next one while a call fails as the
+   * provider's fault (FAILOVER_CODES) and the request's deadline has not passed. A later provider
+   * whose own rules refuse the item (an option it cannot apply) is skipped, and so is one paused by
+   * a shared 429 while another stands behind it: no call, nothing debited. Every call made debits
+   * the budget. Resolves to the last outcome and the member it came from (undefined: none was tried).
+   */
+  async function settle(
+    item: NormalizedRequestItem,
+    index: number,
+    signal: AbortSignal,
+    log: Logger,
+    budget: BudgetSession,
+    started: number,
+  ): Promise<{ outcome: CachedCall | CallFailure; member: number | undefined }> {
+    let last: { outcome: CachedCall | CallFailure; member: number | undefined } | undefined;
+    for (let m = 0; m < members.length; m += 1) {
+      const member = members[m] as Member;
+      const id = member.provider.id;
+      const hasNext = m < members.length - 1;
+      if (m > 0) {
+        // A caller that left gets nothing more started (a running call ends on the abort itself).
+        signal.throwIfAborted();
+        if (now() - started >= config.requestDeadlineMs) {
+          log.info({ event: 'failover', group: index, provider: id, skipped: 'deadline' }, 'request deadline passed');
+          break;
+        }
+        if (member.provider.validate(item, index).length > 0) {
+          log.info(
+            { event: 'failover', group: index, provider: id, skipped: 'options' },
+            'provider cannot apply the options',
+          );
+          continue;
+        }
+      }
+      // A pause only keeps calls away: a cached answer is still served (asked first, then no more).
+      let looked: { cached: CachedCall | undefined } | undefined;
+      if (hasNext && member.gate) {
+        looked = { cached: await lookup(member, item, index, log) };
+        const pausedMs = looked.cached ? 0 : await member.gate.pausedFor();
+        if (pausedMs > 0) {
+          log.info({ event: 'failover', group: index, provider: id, skipped: 'paused' }, 'provider paused');
+          const refused = rateLimitedError(pausedMs);
+          last = {
+            outcome: { error: { code: refused.code, message: refused.message }, retryAfterMs: pausedMs },
+            member: m,
+          };
+          continue;
+        }
+      }
+      if (!budget.debitCall()) {
+        if (last === undefined)
+          last = {
+            outcome: { error: { code: 'provider_error', message: 'The call budget of this request is spent.' } },
+            member: m,
+          };
+        else log.info({ event: 'failover', group: index, provider: id, skipped: 'budget' }, 'call budget spent');
+        break;
+      }
+      const outcome = await call(member, item, index, signal, log, budget, hasNext, looked);
+      last = { outcome, member: m };
+      if (!('error' in outcome) || !hasNext || !FAILOVER_CODES.has(outcome.error.code)) break;
+      if (outcome.error.code === 'provider_auth')
+        log.warn(
+          { event: 'failover', group: index, provider: id, code: outcome.error.code },
+          'provider refused its credentials; the group goes to the next provider',
+        );
+    }
+    return (
+      last ?? {
+        outcome: { error: { code: 'provider_error', message: 'No listed provider could take this query.' } },
+        member: undefined,
+      }
+    );
+  }
+
   /** A search's request id, its log, and when it began. */
   function begin(searchOptions: SearchOptions): { requestId: string; log: Logger; started: number } {
     const requestId = searchOptions.requestId ?? crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold CLI start
-    return { requestId, log: logger.child({ request_id: requestId, provider: provider.id }), started: now() };
+    const binding = members.length > 1 ? { providers: chain.map((p) => p.id).join(',') } : { provider: provider.id };
+    return { requestId, log: logger.child({ request_id: requestId, ...binding }), started: now() };
   }
 
   /** `validate`, with the refusal logged. */
@@ -396,10 +559,12 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<{ search: SearchJson; entries: (Readonly<CachedCall> | undefined)[]; finished: Record<string, unknown> }> {
     const signal = searchOptions.signal ?? new AbortController().signal;
     signal.throwIfAborted();
+    // The ceiling counts every provider of the chain: a group may call each of them.
     const budget = new BudgetSession({
-      maxCalls: MAX_BATCH_ITEMS * (provider.maxCallsPerQuery ?? 1),
+      maxCalls: MAX_BATCH_ITEMS * members.reduce((sum, m) => sum + (m.provider.maxCallsPerQuery ?? 1), 0),
       maxSources: config.maxSources,
     });
+    const answeredBy: (number | undefined)[] = items.map(() => undefined);
     const groups: ResultGroup[] = items.map((item) => ({ id: item.id, results: [] }));
     const retryAfterMs: (number | undefined)[] = items.map(() => undefined);
     const entries: (Readonly<CachedCall> | undefined)[] = items.map(() => undefined);
@@ -411,21 +576,22 @@ export function createEngine(options: EngineOptions): Engine {
       await Promise.all(
         items.map(async (item, index) => {
           const group = groups[index] as ResultGroup;
-          if (!budget.debitCall())
-            group.error = { code: 'provider_error', message: 'The call budget of this request is spent.' };
-          else {
-            const outcome = await call(item, index, signal, log, budget);
-            // Admission runs synchronously when the call completes: completion order, never overbooked.
-            if ('error' in outcome) {
-              group.error = outcome.error;
-              retryAfterMs[index] = outcome.retryAfterMs;
-            } else {
-              entries[index] = outcome.entry;
-              const { admitted, cut } = budget.admit(outcome.results, item.count);
-              group.results = admitted;
-              if (cut > 0) group.sources_cut = cut;
-              (suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
-            }
+          const { outcome, member } = await settle(item, index, signal, log, budget, started);
+          answeredBy[index] = member;
+          // Who answered (the last one tried, for a failed group): only said when several may answer.
+          if (members.length > 1) group.provider = redact((members[member ?? 0] as Member).provider.name);
+          // Admission runs synchronously when the call completes: completion order, never overbooked.
+          if ('error' in outcome) {
+            group.error = outcome.error;
+            retryAfterMs[index] = outcome.retryAfterMs;
+          } else {
+            // Only the first provider's entries can answer a repeated body again (`searchBody`): a
+            // fresh search asks it first.
+            if (member === 0) entries[index] = outcome.entry;
+            const { admitted, cut } = budget.admit(outcome.results, item.count);
+            group.results = admitted;
+            if (cut > 0) group.sources_cut = cut;
+            (suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
           }
           searchOptions.onGroup?.({ ...group, results: [...group.results] }, index);
         }),
@@ -439,7 +605,7 @@ export function createEngine(options: EngineOptions): Engine {
       throw new EngineError('internal_error', undefined, { cause: error });
     }
     if (observer) for (const group of groups) observer.group(group.error?.code ?? 'ok');
-    const response: WebSearchResponse = { results: groups, provider: redact(provider.name) };
+    const response: WebSearchResponse = { results: groups, provider: redact(answeredNames(groups, answeredBy)) };
     const merged = mergeSuggestions(suggestions, redact);
     if (merged.length > 0) response.suggestions_follow_up_requests = merged;
     const failure = summarizeFailures(groups);
@@ -486,6 +652,22 @@ export function createEngine(options: EngineOptions): Engine {
       ? { response: fitted, json, retryAfterS: Math.max(1, Math.ceil(wait / 1000)) }
       : { response: fitted, json };
     return { search, entries, finished };
+  }
+
+  /**
+   * The response's `provider`: the names of the providers that answered a group, in request order,
+   * each once, joined with ", "; the first provider's name when none answered.
+   */
+  function answeredNames(groups: readonly ResultGroup[], answeredBy: readonly (number | undefined)[]): string {
+    if (members.length === 1) return provider.name;
+    const names: string[] = [];
+    groups.forEach((group, index) => {
+      const member = answeredBy[index];
+      if (group.error !== undefined || member === undefined) return;
+      const name = (members[member] as Member).provider.name;
+      if (!names.includes(name)) names.push(name);
+    });
+    return names.length > 0 ? names.join(', ') : provider.name;
   }
 
   /**
@@ -578,6 +760,7 @@ export function createEngine(options: EngineOptions): Engine {
       version,
       fingerprint: CONTRACT_FINGERPRINT,
       provider: { id: provider.id, name: provider.name, recipient: provider.recipient },
+      providers: chain.map((p) => ({ id: p.id, name: p.name, recipient: p.recipient })),
       limits: {
         min_batch_items: MIN_BATCH_ITEMS,
         max_batch_items: MAX_BATCH_ITEMS,
@@ -605,6 +788,7 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     config,
     provider,
+    providers: chain,
     logger,
     redis,
     search,
@@ -613,9 +797,9 @@ export function createEngine(options: EngineOptions): Engine {
     redact,
     skillInfo,
     async close() {
-      cache?.clear();
+      for (const member of members) member.cache?.clear();
       repeats?.clear();
-      await provider.close?.();
+      for (const member of chain) await member.close?.();
       await redis?.close();
     },
   };

@@ -14,6 +14,7 @@ it('exports exactly the values other packages use', async () => {
     'configSecrets',
     'connectRedis',
     'createConfiguredProvider',
+    'createConfiguredProviders',
     'createEngine',
     'createLocalProvider',
     'createLogger',

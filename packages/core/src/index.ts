@@ -24,7 +24,12 @@ export {
   openIndex,
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
-export { createConfiguredProvider, PROVIDER_MODULES, type ProviderModule } from './providers/registry.ts';
+export {
+  createConfiguredProvider,
+  createConfiguredProviders,
+  PROVIDER_MODULES,
+  type ProviderModule,
+} from './providers/registry.ts';
 export { createUndiciGetClient, loadUndici } from './providers/shared/http-get-undici.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

@@ -100,6 +100,12 @@ export interface ProviderContext {
   acquire?: () => Promise<void>;
   /** Reports a provider 429 asking to wait `ms` (undefined: it named no time), so every replica pauses. */
   pause?: (ms: number | undefined) => Promise<void>;
+  /**
+   * True when another provider of the chain stands behind this one for this query: a failure a
+   * short wait might cure (a 429) fails at once instead of being retried, and the query goes on
+   * to the next provider.
+   */
+  failover?: boolean;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface UpstreamGate {
   acquire(maxWaitMs: number, signal: AbortSignal): Promise<void>;
   /** The provider answered 429: no replica calls it for `ms` (1 s when it named no time). */
   pause(ms: number | undefined): Promise<void>;
+  /** How long the pause a provider 429 set still holds, in ms (0: none); reserves nothing. */
+  pausedFor(): Promise<number>;
 }
 
 type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -74,6 +76,9 @@ export function createMemoryUpstreamGate(
     },
     async pause(ms) {
       pausedUntil = Math.max(pausedUntil, now() + (ms ?? DEFAULT_PROVIDER_PAUSE_MS));
+    },
+    async pausedFor() {
+      return Math.max(0, pausedUntil - now());
     },
   };
 }
@@ -166,6 +171,11 @@ export function createRedisUpstreamGate(
       const length = Math.max(1, Math.ceil(ms ?? DEFAULT_PROVIDER_PAUSE_MS));
       await local.pause(length);
       await link.attempt(() => commands.openmatesPause(pauseKey, length), 0);
+    },
+    async pausedFor() {
+      // While Redis is down, this replica's own pause stands in (as for every other command).
+      const shared = await link.attempt((redis) => redis.pttl(pauseKey), undefined);
+      return shared === undefined ? local.pausedFor() : Math.max(0, shared);
     },
   };
 }

@@ -83,6 +83,48 @@ function textOf(result: CallToolResult): string {
   return block.text;
 }
 
+describe('the tool with a chain of providers', () => {
+  it('names every listed provider in its annotations and description, first provider kept', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handle = serveStdio(
+      () =>
+        createMcpServer({
+          backend: engineBackend(engine),
+          version: '0.0.0-test',
+          provider: { id: 'brave', name: 'Brave Search' },
+          providers: [
+            { id: 'brave', name: 'Brave Search' },
+            { id: 'local', name: 'Local index' },
+          ],
+        }),
+      { transport: serverSide },
+    );
+    const chained = new Client({ name: 'test', version: '0' });
+    await chained.connect(clientSide);
+    closers.push(
+      () => chained.close(),
+      () => handle.close(),
+    );
+    // The raw answer: a client's schema keeps only the hints it knows.
+    const raw: unknown[] = [];
+    const deliver = clientSide.onmessage;
+    clientSide.onmessage = (message, extra) => {
+      raw.push(message);
+      deliver?.(message, extra);
+    };
+    const { tools } = await chained.listTools();
+    expect(tools[0]?.annotations).toMatchObject({ openWorldHint: true, readOnlyHint: true });
+    expect(tools[0]?.description).toContain('Answered by Brave Search, then Local index when the one before fails');
+    const listed = raw.find((m) => JSON.stringify(m).includes('"tools"')) as {
+      result: { tools: { annotations: Record<string, unknown> }[] };
+    };
+    expect(listed.result.tools[0]?.annotations.providers).toEqual([
+      { id: 'brave', name: 'Brave Search' },
+      { id: 'local', name: 'Local index' },
+    ]);
+  });
+});
+
 describe('the web_search tool', () => {
   it('advertises self-contained schemas that compile alone and accept a real response', async () => {
     const { inputSchema, outputSchema, annotations } = await tool();

@@ -44,12 +44,22 @@ export interface McpServerOptions {
    * makes the tool closed-world. Unknown (a bridge to another server): assumed open-world.
    */
   provider?: { id: string; name: string } | undefined;
+  /** Every provider listed, in order (the first is `provider`), when several may answer a query. */
+  providers?: readonly { id: string; name: string }[] | undefined;
   /** Runs before each `tools/call` (the HTTP transport's per-key rate limit); an ErrorResponse refuses the call. */
   admitCall?: (() => Promise<ErrorResponse | undefined>) | undefined;
 }
 
-function toolDefinition(provider: McpServerOptions['provider']): Tool {
-  const by = provider ? ` Answered by ${provider.name}.` : '';
+function toolDefinition(provider: McpServerOptions['provider'], listed: McpServerOptions['providers']): Tool {
+  const chain = listed && listed.length > 0 ? listed : provider ? [provider] : [];
+  const by =
+    chain.length > 1
+      ? ` Answered by ${chain.map((p) => p.name).join(', then ')} when the one before fails; each group says which.`
+      : provider
+        ? ` Answered by ${provider.name}.`
+        : '';
+  // Beside the hints: who may receive a query, in order (a key of our own, which clients may ignore).
+  const disclosed = chain.length > 0 ? { providers: chain.map((p) => ({ id: p.id, name: p.name })) } : {};
   return {
     name: TOOL_NAME,
     title: 'Web search',
@@ -61,7 +71,8 @@ function toolDefinition(provider: McpServerOptions['provider']): Tool {
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
-      openWorldHint: provider?.id !== 'local',
+      openWorldHint: chain.length === 0 || chain.some((p) => p.id !== 'local'),
+      ...disclosed,
     },
   };
 }
@@ -130,7 +141,7 @@ class WebSearchServer extends Server {
  * and paths would pre-empt the contract's own, so a refused request would not read as REST's does.
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  const tool = toolDefinition(options.provider);
+  const tool = toolDefinition(options.provider, options.providers);
   const server = new WebSearchServer(
     { name: 'openmates', title: 'OpenMates web search', version: options.version },
     {

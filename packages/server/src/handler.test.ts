@@ -226,7 +226,7 @@ describe('routes', () => {
   it('answers /healthz', async () => {
     const response = await fetch(server.url + PATHS.health);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', provider: 'brave' });
+    expect(await response.json()).toEqual({ status: 'ok', provider: 'brave', providers: ['brave'] });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 

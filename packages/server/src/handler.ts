@@ -123,16 +123,17 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   const { engine, config } = options;
   const core = createApiCore(engine, config, options.metrics);
   const { log } = core;
+  const providers = engine.providers.map((p) => p.id);
   const health = (): Health =>
     engine.redis
-      ? { status: 'ok', provider: engine.provider.id, redis: engine.redis.state }
-      : { status: 'ok', provider: engine.provider.id };
+      ? { status: 'ok', provider: engine.provider.id, providers, redis: engine.redis.state }
+      : { status: 'ok', provider: engine.provider.id, providers };
   const mcp = createMcpRoute({
     core,
     version: options.version,
     allowHost: createHostPolicy(options.host ?? DEFAULT_HOST, config.allowedOrigins),
   });
-  const readiness: Readiness = { status: 'ready', provider: engine.provider.id };
+  const readiness: Readiness = { status: 'ready', provider: engine.provider.id, providers };
 
   // Readiness: the provider prepares itself once at start (a retry on a later probe if that
   // failed, since the index file may be fixed while the server runs).
@@ -142,7 +143,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
   function prepare(): Promise<boolean> {
     preparing ??= (async () => {
       try {
-        await engine.provider.ready?.();
+        await Promise.all(engine.providers.map((p) => p.ready?.()));
         ready = true;
       } catch (error) {
         notReady = `The search provider cannot serve: ${engine.redact(error instanceof Error ? error.message : 'unknown error')}`;

@@ -70,6 +70,7 @@ export function createMcpRoute(options: McpRouteOptions) {
   const { core, version } = options;
   const backend = engineBackend(core.engine);
   const provider = { id: core.engine.provider.id, name: core.engine.provider.name };
+  const providers = core.engine.providers.map((p) => ({ id: p.id, name: p.name }));
   // The SDK builds the server per request from the request it was handed: what the call needs from
   // the HTTP layer (the key and address the rate limit counts) is found by that request.
   const admission = new WeakMap<Request, () => Promise<ErrorResponse | undefined>>();
@@ -79,6 +80,7 @@ export function createMcpRoute(options: McpRouteOptions) {
         backend,
         version,
         provider,
+        providers,
         admitCall: requestInfo ? admission.get(requestInfo) : undefined,
       }),
     {

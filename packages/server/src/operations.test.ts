@@ -161,7 +161,11 @@ describe('GET /readyz', () => {
       expect(await server.handler.prepared).toBe(true);
       const after = await fetch(server.url + PATHS.ready);
       expect(after.status).toBe(200);
-      expect(ReadinessSchema.parse(await after.json())).toEqual({ status: 'ready', provider: 'local' });
+      expect(ReadinessSchema.parse(await after.json())).toEqual({
+        status: 'ready',
+        provider: 'local',
+        providers: ['local'],
+      });
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import {
-  createConfiguredProvider,
+  createConfiguredProviders,
   createUndiciGetClient,
   type EngineConfig,
   loadUndici,
@@ -7,11 +7,11 @@ import {
 } from '@openmates/core';
 
 /**
- * The provider as `openmates serve` builds it: Brave and SearXNG call out with undici's pool, which
+ * The providers (the chain, in order) as `openmates serve` builds them: Brave and SearXNG call out with undici's pool, which
  * costs a busy server less CPU per call than node:http's client (ADR 0057). undici is
- * loaded now, so that the first search does not wait for it. Throws as `createConfiguredProvider` does.
+ * loaded now, so that the first search does not wait for it. Throws as `createConfiguredProviders` does: every listed provider must be configured.
  */
-export function createServerProvider(config: EngineConfig): SearchProvider {
+export function createServerProvider(config: EngineConfig): SearchProvider[] {
   loadUndici();
-  return createConfiguredProvider(config, { http: createUndiciGetClient });
+  return createConfiguredProviders(config, { http: createUndiciGetClient });
 }

@@ -68,7 +68,10 @@ export const load: PageServerLoad = async (event) => {
     hasKey: key !== undefined && key !== '' && !unauthorized,
     returnPath: `/${url.search}`,
     footer: {
-      provider: skill?.provider.name ?? (outcome?.kind === 'results' ? outcome.response.provider : undefined),
+      // Every provider listed, in order: a query may reach each of them.
+      provider:
+        (skill ? (skill.providers ?? [skill.provider]).map((p) => p.name).join(', then ') : undefined) ??
+        (outcome?.kind === 'results' ? outcome.response.provider : undefined),
       fingerprint: CONTRACT_FINGERPRINT,
       serverFingerprint: skill?.fingerprint,
       // Handed to the page, which must not bundle the contract's route table (zod) to learn it.

@@ -22,10 +22,24 @@ export default class Doctor extends BaseCommand {
       description: 'OpenAI: also run the live probe (calls OpenAI; opt-in).',
       exclusive: ['dry-run'],
     }),
+    'api-url': Flags.string({
+      helpValue: 'ORIGIN',
+      description:
+        'Check the OpenMates server at ORIGIN instead of this machine: whether it answers, its providers in order, and your rate-limit state there (read without counting).',
+      exclusive: ['dry-run', 'live', 'provider'],
+    }),
+    'api-key': Flags.string({
+      helpValue: 'KEY',
+      description: 'API key for --api-url (sent as a bearer token). Env: OPENMATES_API_KEY.',
+    }),
   };
   static override examples = [
     { description: 'Check everything', command: '<%= config.bin %> doctor' },
     { description: 'The same as JSON, for scripts', command: '<%= config.bin %> doctor --json' },
+    {
+      description: 'Check a running server and your rate-limit state there',
+      command: '<%= config.bin %> doctor --api-url http://127.0.0.1:8787',
+    },
     {
       description: 'See what the OpenAI provider would send, without a key or network',
       command: '<%= config.bin %> doctor --provider openai --dry-run --json',
@@ -41,6 +55,7 @@ export default class Doctor extends BaseCommand {
     const provider = (flags.provider ?? process.env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
     if ((flags['dry-run'] || flags.live) && provider !== 'openai')
       this.error('--dry-run and --live apply to the OpenAI provider: add --provider openai', { exit: 2 });
+    const apiKey = flags['api-key'] ?? process.env.OPENMATES_API_KEY?.trim();
     const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
     process.exitCode = await runDoctorCommand(
       {
@@ -49,6 +64,8 @@ export default class Doctor extends BaseCommand {
         live: flags.live,
         query: flags.query,
         ...(flags.provider ? { provider: flags.provider as (typeof PROVIDER_IDS)[number] } : {}),
+        ...(flags['api-url'] !== undefined ? { apiUrl: flags['api-url'] } : {}),
+        ...(apiKey ? { apiKey } : {}),
       },
       process.stdout,
       process.stderr,

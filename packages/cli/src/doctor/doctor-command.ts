@@ -9,6 +9,9 @@ export interface DoctorCommandOptions {
   live: boolean;
   query: string;
   provider?: ProviderId;
+  /** Check the OpenMates server at this origin instead of this machine's provider. */
+  apiUrl?: string;
+  apiKey?: string;
 }
 
 function renderReport(report: DoctorReport, color: boolean): string {
@@ -50,10 +53,20 @@ export async function runDoctorCommand(
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }
-  const report = await runDoctor(env, {
-    live: options.live,
-    ...(options.provider ? { provider: options.provider } : {}),
-  });
+  let report: DoctorReport;
+  if (options.apiUrl !== undefined) {
+    const url = URL.canParse(options.apiUrl) ? new URL(options.apiUrl) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || url.username !== '' || url.password !== '') {
+      await write(stderr, 'openmates doctor: --api-url must be an http(s) origin such as http://127.0.0.1:8787\n');
+      return exitCode('invalid_request');
+    }
+    const { runRemoteDoctor } = await import('./remote-doctor.ts');
+    report = await runRemoteDoctor(url.origin, options.apiKey);
+  } else
+    report = await runDoctor(env, {
+      live: options.live,
+      ...(options.provider ? { provider: options.provider } : {}),
+    });
   await write(stdout, options.json ? `${JSON.stringify(report)}\n` : renderReport(report, colorEnabled(stdout, env)));
   return report.ok ? 0 : exitCode('not_configured');
 }

@@ -1,13 +1,17 @@
-import type { ProviderId } from '@openmates/contract';
+import type { ProviderId, RateLimitState } from '@openmates/contract';
 import type { DoctorCheck, EngineConfig, ProviderContext, ProviderModule } from '@openmates/core';
 import { engineEnv } from '../lib/cli-env.ts';
 
 /** What `openmates doctor --json` prints. */
 export interface DoctorReport {
-  /** The selected provider, or null when the environment could not be read. */
+  /** The selected provider (the first of the chain), or null when the environment could not be read. */
   provider: ProviderId | null;
-  /** Why it is selected: `OPENMATES_PROVIDER`, `--provider` or `default`. */
-  source: 'OPENMATES_PROVIDER' | '--provider' | 'default' | null;
+  /** Every provider listed, in order (`OPENMATES_PROVIDER=brave,searxng`); absent when it could not be read. */
+  providers?: ProviderId[];
+  /** Why it is selected: `OPENMATES_PROVIDER`, `--provider`, `default`, or `--api-url` (a remote server's). */
+  source: 'OPENMATES_PROVIDER' | '--provider' | 'default' | '--api-url' | null;
+  /** With `--api-url`: the caller's state under the server's per-key limit (absent when the limit is off). */
+  rate_limit?: RateLimitState;
   checks: DoctorCheck[];
   ok: boolean;
   /** Present when OPENMATES_REDIS_URL is set: whether the shared Redis answered. */
@@ -46,12 +50,16 @@ function configurationChecks(
       ? 'the default (OPENMATES_PROVIDER is not set)'
       : source === '--provider'
         ? 'chosen with --provider'
-        : `OPENMATES_PROVIDER=${config.provider}`;
-  const checks: DoctorCheck[] = [{ name: 'provider', ok: true, detail: `${config.provider}: ${why}` }];
-  checks.push(...selectedModule(core, config).configurationChecks(env));
+        : `OPENMATES_PROVIDER=${config.providers.join(',')}`;
+  const chain =
+    config.providers.length > 1
+      ? `${config.providers.join(', then ')} (a query may reach each, in this order, when the one before fails)`
+      : config.provider;
+  const checks: DoctorCheck[] = [{ name: 'provider', ok: true, detail: `${chain}: ${why}` }];
+  for (const id of config.providers) checks.push(...selectedModule(core, config, id).configurationChecks(env));
   for (const module of Object.values(core.PROVIDER_MODULES)) {
     const variable = module.accessVariable;
-    if (variable && module.id !== config.provider && isSet(env, variable))
+    if (variable && !config.providers.includes(module.id) && isSet(env, variable))
       checks.push({
         name: variable,
         ok: true,
@@ -61,9 +69,12 @@ function configurationChecks(
   return checks;
 }
 
-/** The selected provider's module, bound to its settings. */
-function selectedModule(core: typeof import('@openmates/core'), config: EngineConfig) {
-  const id = config.provider;
+/** A listed provider's module (default the first), bound to its settings. */
+function selectedModule(
+  core: typeof import('@openmates/core'),
+  config: EngineConfig,
+  id: ProviderId = config.provider,
+) {
   const module = core.PROVIDER_MODULES[id] as ProviderModule<EngineConfig[typeof id]>;
   const settings = config[id];
   return {
@@ -146,9 +157,9 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     );
   }
 
-  let provider: ReturnType<typeof core.createConfiguredProvider> | undefined;
+  let providers: ReturnType<typeof core.createConfiguredProviders> = [];
   try {
-    provider = core.createConfiguredProvider(config);
+    providers = core.createConfiguredProviders(config);
   } catch (error) {
     if (!(error instanceof core.ProviderNotConfiguredError)) throw error;
     checks.push({
@@ -158,8 +169,8 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
       fix: 'Set what the message names, then run `openmates doctor` again.',
     });
   }
-  if (provider) {
-    const signal = AbortSignal.timeout(config.providerTimeoutMs);
+  for (const provider of providers) {
+    const signal = AbortSignal.timeout(config.providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
     const context = {
       signal,
       now: () => performance.now(),
@@ -179,7 +190,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     try {
       if (provider.doctor) checks.push(...(await provider.doctor(context)));
       else checks.push({ name: 'provider ready', ok: true, detail: `${provider.name} has no reachability check` });
-      const live = selectedModule(core, config).liveProbe;
+      const live = selectedModule(core, config, provider.id).liveProbe;
       if (options.live && live) checks.push(...(await live(context)));
     } finally {
       await provider.close?.();
@@ -190,7 +201,13 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     detail: redact(check.detail),
     ...(check.fix === undefined ? {} : { fix: redact(check.fix) }),
   }));
-  const report: DoctorReport = { provider: config.provider, source, checks: safe, ok: safe.every((c) => c.ok) };
+  const report: DoctorReport = {
+    provider: config.provider,
+    providers: [...config.providers],
+    source,
+    checks: safe,
+    ok: safe.every((c) => c.ok),
+  };
   if (redis) report.redis = redis;
   return report;
 }

@@ -33,15 +33,17 @@ export async function runMcp(options: McpOptions, env: Record<string, string | u
   const { engineBackend, serveMcpStdio } = await import('@openmates/mcp');
   let backend: SearchBackend;
   let provider: { id: string; name: string } | undefined;
+  let providers: { id: string; name: string }[] | undefined;
   let close = async () => {};
   if (options.apiUrl) backend = bridgeBackend(options.apiUrl, options.apiKey);
   else {
     const core = await import('@openmates/core');
     try {
       const config = core.loadConfig(engineEnv(env, 'silent'));
-      const engine = core.createEngine({ config, provider: core.createConfiguredProvider(config) });
+      const engine = core.createEngine({ config, provider: core.createConfiguredProviders(config) });
       backend = engineBackend(engine);
       provider = { id: engine.provider.id, name: engine.provider.name };
+      providers = engine.providers.map((p) => ({ id: p.id, name: p.name }));
       close = () => engine.close();
     } catch (error) {
       if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError) {
@@ -56,7 +58,7 @@ export async function runMcp(options: McpOptions, env: Record<string, string | u
   }
   // The client ends the session by closing our stdin (MCP's stdio transport); requests already
   // received are answered first.
-  await serveMcpStdio({ backend, version: VERSION, provider });
+  await serveMcpStdio({ backend, version: VERSION, provider, providers });
   await close();
   return 0;
 }

@@ -14,7 +14,7 @@ export async function searchInProcess(
     ConfigError,
     EngineError,
     ProviderNotConfiguredError,
-    createConfiguredProvider,
+    createConfiguredProviders,
     createEngine,
     errorResponse,
     loadConfig,
@@ -24,7 +24,7 @@ export async function searchInProcess(
   let engine: Awaited<ReturnType<typeof createEngine>>;
   try {
     const config = loadConfig(engineEnv(env, 'silent'));
-    engine = createEngine({ config, provider: createConfiguredProvider(config) });
+    engine = createEngine({ config, provider: createConfiguredProviders(config) });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ProviderNotConfiguredError)
       return { kind: 'error', body: errorResponse('not_configured', { message: error.message, requestId }) };

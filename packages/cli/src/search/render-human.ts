@@ -90,6 +90,8 @@ function renderGroup(group: ResultGroup, query: string | undefined, options: Ren
   // be able to drive the terminal.
   const lines = [headingOf(group.id, query, style)];
   const cut = (group.sources_cut ?? 0) + (group.results_fitted_out ?? 0);
+  // With several providers listed, who answered this query (the last one tried, when it failed).
+  if (group.provider !== undefined) lines.push(`  ${style('dim', `Answered by ${cleanText(group.provider)}`)}`);
   if (group.error) {
     lines.push(`  ${style('red', `Failed (${group.error.code}):`)} ${cleanText(group.error.message)}`);
   } else if (group.results.length === 0) {

@@ -88,12 +88,14 @@ export async function serve(
   // A query the offline demo corpus answers, so the printed lines show real results.
   const body = JSON.stringify({ requests: [{ query: 'fetch abort', count: 3 }] });
   const auth = keyed ? ' -H "Authorization: Bearer $OPENMATES_API_KEY"' : '';
-  const provider = engine.provider;
+  const [provider, ...next] = engine.providers;
   await write(
     stdout,
     [
       `openmates: listening on ${url}`,
-      `  provider: ${provider.name} (queries go to ${provider.recipient}; ${engine.config.providerSource === 'default' ? 'the default' : 'chosen by OPENMATES_PROVIDER'})`,
+      `  provider: ${provider?.name} (queries go to ${provider?.recipient}; ${engine.config.providerSource === 'default' ? 'the default' : 'chosen by OPENMATES_PROVIDER'})`,
+      // The chain: a query may reach each of these, in this order, when the one before fails.
+      ...next.map((p) => `            then ${p.name} (queries go to ${p.recipient}) when the one before fails`),
       `  API keys: ${keyed ? `required (${serverConfig.apiKeys.length} configured)` : 'not required (loopback only)'}`,
       `  GUI:      ${guiLine}`,
       `  docs:     ${url}${PATHS.docs}`,

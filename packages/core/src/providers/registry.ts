@@ -1,6 +1,6 @@
 import type { ProviderId } from '@openmates/contract';
 import type { EngineConfig } from '../config.ts';
-import type { SearchProvider } from '../provider.ts';
+import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
 import { braveModule } from './brave/index.ts';
 import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
@@ -26,13 +26,42 @@ function selected<K extends ProviderId>(id: K, config: EngineConfig) {
 }
 
 /**
- * The provider `OPENMATES_PROVIDER` selects, built from the configuration. A query only ever goes
- * to a third party selected explicitly: there is no fallback from one provider to another.
- * Throws ProviderNotConfiguredError with a one-line reason when the selected provider lacks its key.
+ * The first provider `OPENMATES_PROVIDER` lists, built from the configuration (doctor's probes,
+ * tools that need one provider). Throws ProviderNotConfiguredError as `createConfiguredProviders` does.
  */
 export function createConfiguredProvider(config: EngineConfig, options: ProviderOptions = {}): SearchProvider {
-  const { module, settings } = selected(config.provider, config);
-  return module.create(settings, options);
+  const [first] = createConfiguredProviders({ ...config, providers: [config.provider] }, options);
+  return first as SearchProvider;
+}
+
+/**
+ * Every provider `OPENMATES_PROVIDER` lists, in its order, built from the configuration. A query
+ * only ever goes to a third party listed explicitly, and every answer says who answered each group.
+ * Throws ProviderNotConfiguredError with a one-line reason naming the member and the variable it
+ * needs when any listed provider lacks its key (nothing is left open then).
+ */
+export function createConfiguredProviders(config: EngineConfig, options: ProviderOptions = {}): SearchProvider[] {
+  const built: SearchProvider[] = [];
+  const chain = config.providers.length > 0 ? config.providers : [config.provider];
+  try {
+    for (const id of chain) {
+      const { module, settings } = selected(id, config);
+      try {
+        built.push(module.create(settings, options));
+      } catch (error) {
+        if (!(error instanceof ProviderNotConfiguredError) || chain.length === 1) throw error;
+        // Each module words its reason for a chain of one (`OPENMATES_PROVIDER=brave needs …`).
+        const reason = error.message.replace(`OPENMATES_PROVIDER=${id} needs`, 'it needs');
+        throw new ProviderNotConfiguredError(`OPENMATES_PROVIDER lists ${id}, which is not configured: ${reason}`, {
+          cause: error.cause ?? error,
+        });
+      }
+    }
+  } catch (error) {
+    for (const provider of built) void provider.close?.();
+    throw error;
+  }
+  return built;
 }
 
 /**

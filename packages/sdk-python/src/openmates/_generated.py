@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "8a5457ac40cfadbda026637f24e74b489c8fb66933b3a3bed868b2608bf726fa"
+CONTRACT_FINGERPRINT: Final = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -334,6 +334,11 @@ class GroupError(TypedDict):
 
 
 class _ResultGroupOptional(TypedDict, total=False):
+    provider: str
+    """Who answered this group, as `provider` in skill info names it (for a failed group, the last
+    provider tried). Set only when the server lists several providers in order (OPENMATES_PROVIDER);
+    omitted for a single provider.
+    """
     error: GroupError
     sources_cut: int
     """How many of this group's results the request's distinct-source budget cut (new URLs that arrived
@@ -396,7 +401,10 @@ class WebSearchResponse(_WebSearchResponseOptional):
 
     results: List[ResultGroup]
     provider: str
-    """Who answered and, where another party ran the search, who that was."""
+    """Who answered and, where another party ran the search, who that was. With several providers
+    listed in order, the names of those that answered a group, in request order, each once, joined
+    with ", " (the first provider's name when none answered); each group's `provider` says which.
+    """
 
 
 class Issue(TypedDict):
@@ -471,6 +479,17 @@ There is no `retry:` field and no replay: a retry would re-run paid searches.
 
 
 class SkillInfoProvider(TypedDict):
+    """The first provider listed: every group goes to it first, and requests are validated against it.
+    """
+
+    id: Literal["local", "brave", "openai", "searxng"]
+    name: str
+    """Who answers, as `provider` in a response names it."""
+    recipient: str
+    """Where queries are sent (a host, or "this machine")."""
+
+
+class SkillInfoProvidersItem(TypedDict):
     id: Literal["local", "brave", "openai", "searxng"]
     name: str
     """Who answers, as `provider` in a response names it."""
@@ -577,6 +596,12 @@ class SkillInfo(_SkillInfoOptional):
     fingerprint: str
     """SHA-256 of the canonical JSON of the OpenAPI document and the assertion catalogue."""
     provider: SkillInfoProvider
+    """The first provider listed: every group goes to it first, and requests are validated against it.
+    """
+    providers: List[SkillInfoProvidersItem]
+    """Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call
+    fails as the provider's fault, so a query may reach each of them.
+    """
     limits: SkillInfoLimits
     options: SkillInfoOptions
     assertions: List[str]
@@ -593,6 +618,8 @@ class _HealthOptional(TypedDict, total=False):
 class Health(_HealthOptional):
     status: Literal["ok"]
     provider: Literal["local", "brave", "openai", "searxng"]
+    providers: List[Literal["local", "brave", "openai", "searxng"]]
+    """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
 class Readiness(TypedDict):
@@ -601,6 +628,8 @@ class Readiness(TypedDict):
 
     status: Literal["ready"]
     provider: Literal["local", "brave", "openai", "searxng"]
+    providers: List[Literal["local", "brave", "openai", "searxng"]]
+    """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
 # Statuses.

@@ -270,6 +270,8 @@ export interface components {
         ResultGroup: {
             id: components["schemas"]["RequestId"];
             results: components["schemas"]["WebSearchResult"][];
+            /** @description Who answered this group, as `provider` in skill info names it (for a failed group, the last provider tried). Set only when the server lists several providers in order (OPENMATES_PROVIDER); omitted for a single provider. */
+            provider?: string;
             error?: components["schemas"]["GroupError"];
             /** @description How many of this group's results the request's distinct-source budget cut (new URLs that arrived after the budget was spent). Omitted when none. */
             sources_cut?: number;
@@ -287,7 +289,7 @@ export interface components {
         WebSearchResponse: {
             results: components["schemas"]["ResultGroup"][];
             /**
-             * @description Who answered and, where another party ran the search, who that was.
+             * @description Who answered and, where another party ran the search, who that was. With several providers listed in order, the names of those that answered a group, in request order, each once, joined with ", " (the first provider's name when none answered); each group's `provider` says which.
              * @example Brave Search
              */
             provider: string;
@@ -375,6 +377,7 @@ export interface components {
             version: string;
             /** @description SHA-256 of the canonical JSON of the OpenAPI document and the assertion catalogue. */
             fingerprint: string;
+            /** @description The first provider listed: every group goes to it first, and requests are validated against it. */
             provider: {
                 /** @enum {string} */
                 id: "local" | "brave" | "openai" | "searxng";
@@ -383,6 +386,15 @@ export interface components {
                 /** @description Where queries are sent (a host, or "this machine"). */
                 recipient: string;
             };
+            /** @description Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call fails as the provider's fault, so a query may reach each of them. */
+            providers: {
+                /** @enum {string} */
+                id: "local" | "brave" | "openai" | "searxng";
+                /** @description Who answers, as `provider` in a response names it. */
+                name: string;
+                /** @description Where queries are sent (a host, or "this machine"). */
+                recipient: string;
+            }[];
             limits: {
                 min_batch_items: number;
                 max_batch_items: number;
@@ -434,6 +446,8 @@ export interface components {
             status: "ok";
             /** @enum {string} */
             provider: "local" | "brave" | "openai" | "searxng";
+            /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
+            providers: ("local" | "brave" | "openai" | "searxng")[];
             /**
              * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
              * @enum {string}
@@ -446,6 +460,8 @@ export interface components {
             status: "ready";
             /** @enum {string} */
             provider: "local" | "brave" | "openai" | "searxng";
+            /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
+            providers: ("local" | "brave" | "openai" | "searxng")[];
         };
     };
     responses: never;
@@ -950,7 +966,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "8a5457ac40cfadbda026637f24e74b489c8fb66933b3a3bed868b2608bf726fa";
+export const CONTRACT_FINGERPRINT = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -143,7 +143,7 @@ function asSearchResponse(json: unknown): BraveSearchResponse | undefined {
  *   window, else `BRAVE_DEFAULT_RETRY_DELAY_MS`), waited through `context.sleep`, then the shared
  *   rate (`context.acquire`). A 429 asking for more than `BRAVE_MAX_RETRY_AFTER_MS`, or for a wait
  *   that ends after `context.deadline`, is not retried: a sooner retry would only be refused again,
- *   so it fails at once with `provider_rate_limited`.
+ *   so it fails at once with `provider_rate_limited`; so does every 429 when `context.failover` is set.
  * - 401/403 and auth codes on 422 → `provider_auth`; 502/503/504 and network errors →
  *   `provider_unavailable`; other statuses, non-JSON, malformed JSON or an unexpected shape →
  *   `provider_error`. Messages are ours; upstream text never leaves this file.
@@ -230,7 +230,9 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
       }
       let body: BraveSearchResponse;
       try {
-        ({ body } = await call(params(query, perPage, page, now), pageSignal, context, BRAVE_MAX_RETRIES));
+        // With another provider behind this one, a 429 goes there at once instead of being waited out.
+        const retries = context.failover === true ? 0 : BRAVE_MAX_RETRIES;
+        ({ body } = await call(params(query, perPage, page, now), pageSignal, context, retries));
       } catch (error) {
         if (page === 0 || signal.aborted) throw error;
         break;
