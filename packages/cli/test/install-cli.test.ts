@@ -1,13 +1,13 @@
 // scripts/install-cli.sh puts an `openmates` shim on the PATH and takes it away again. Run here as
 // a newcomer's shell would: the machine's old Node first on PATH, nothing of the bootstrap's on it.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_FINGERPRINT } from '@openmates/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registryNode, versionOf } from './registry-node.ts';
+import { oldNode } from './registry-node.ts';
 import { requireBuild, runProcess } from './run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,24 +20,6 @@ const BOOTSTRAPPED_NODE = join(
   'bin',
   'node',
 );
-
-function isOld([major = 0, minor = 0]: number[]): boolean {
-  return major < 22 || (major === 22 && minor < 16);
-}
-
-/** A Node older than the floor: the first too-old `node` on PATH (a system Node), else Node 20. */
-function oldNode(): string {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    if (isOld(versionOf(candidate))) return candidate;
-  }
-  return registryNode('20');
-}
 
 let dir: string;
 let path: string;

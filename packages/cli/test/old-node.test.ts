@@ -1,37 +1,12 @@
-import { accessSync, constants, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registryNode, versionOf } from './registry-node.ts';
+import { ENGINES, FLOOR, isOld, oldNode, versionOf } from './registry-node.ts';
 import { BIN, runProcess } from './run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENGINES: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
-const FLOOR = /^>=(\d+)\.(\d+)$/.exec(ENGINES);
-
-function isOld([major = 0, minor = 0]: number[]): boolean {
-  const [floorMajor, floorMinor] = [Number(FLOOR?.[1]), Number(FLOOR?.[2])];
-  return major < floorMajor || (major === floorMajor && minor < floorMinor);
-}
-
-/**
- * A Node older than the floor, as a newcomer has before running the bootstrap: the first `node`
- * on PATH that is too old (this machine's system Node 20), else Node 20 from the npm registry
- * (registry-node.ts).
- */
-function oldNode(): string {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    if (isOld(versionOf(candidate))) return candidate;
-  }
-  return registryNode('20');
-}
 
 describe('openmates on a Node older than its engines floor', () => {
   it('checks the floor that package.json declares in `engines`', () => {

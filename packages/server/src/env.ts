@@ -37,20 +37,6 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A whole number of milliseconds ≥ 1, `fallback` while unset or blank. */
-function milliseconds(name: string, fallback: number) {
-  return {
-    default: String(fallback),
-    schema: z
-      .string()
-      .optional()
-      .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
-      .refine((n) => Number.isSafeInteger(n) && n >= 1, {
-        message: `${name} must be a whole number of milliseconds ≥ 1`,
-      }),
-  };
-}
-
 /** A whole number from `min` to `max`, `fallback` while unset or blank; `message` when it is not. */
 function bounded(fallback: number, min: number, max: number, message: string) {
   return {
@@ -61,6 +47,11 @@ function bounded(fallback: number, min: number, max: number, message: string) {
       .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
       .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { message }),
   };
+}
+
+/** A whole number of milliseconds ≥ 1, `fallback` while unset or blank. */
+function milliseconds(name: string, fallback: number) {
+  return bounded(fallback, 1, Number.MAX_SAFE_INTEGER, `${name} must be a whole number of milliseconds ≥ 1`);
 }
 
 /** A comma-separated list, blanks dropped. */
