@@ -24,6 +24,11 @@ function statusOf(text: string): string {
 }
 
 describe('docs/adr', () => {
+  it('holds only numbered records and their index (a draft is numbered before it lands)', () => {
+    const others = readdirSync(ADR_DIR).filter((name) => name !== 'README.md' && !RECORD.test(name));
+    expect(others).toEqual([]);
+  });
+
   it('numbers its records from 0001 without gaps', () => {
     expect(records.length).toBeGreaterThan(0);
     expect(records.map((r) => r.number)).toEqual(records.map((_, i) => String(i + 1).padStart(4, '0')));
