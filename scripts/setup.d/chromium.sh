@@ -3,10 +3,7 @@
 # browser downloads are never used (they cannot be fetched here); the tests launch /usr/bin/chromium.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then exit 0; fi
-echo "setup: installing Debian's chromium (about 40 s) ..." >&2
-export DEBIAN_FRONTEND=noninteractive
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-"${sudo_cmd[@]}" apt-get update -qq >&2
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends chromium >&2
+# shellcheck source=../lib/apt-install.sh
+. "$(dirname "$0")/../lib/apt-install.sh"
+apt_install "about 40 s" chromium
 [ -x /usr/bin/chromium ]

@@ -7,11 +7,8 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if [ "${#missing[@]}" -eq 0 ]; then exit 0; fi
-echo "setup: installing Debian's ${missing[*]} (a few seconds) ..." >&2
-export DEBIAN_FRONTEND=noninteractive
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-"${sudo_cmd[@]}" apt-get update -qq >&2
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends redis-server nginx-light >&2
+# shellcheck source=../lib/apt-install.sh
+. "$(dirname "$0")/../lib/apt-install.sh"
+apt_install "a few seconds" "${missing[@]}"
 # Debian's packages start system services where an init system runs; the tests never use them.
 command -v redis-server >/dev/null 2>&1 && { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }

@@ -9,10 +9,7 @@ missing=()
 command -v WebKitWebDriver >/dev/null 2>&1 && [ -x "$minibrowser" ] || missing+=(webkit2gtk-driver)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 if [ "${#missing[@]}" -eq 0 ]; then exit 0; fi
-echo "setup: installing Debian's ${missing[*]} (about a minute) ..." >&2
-export DEBIAN_FRONTEND=noninteractive
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-"${sudo_cmd[@]}" apt-get update -qq >&2
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+# shellcheck source=../lib/apt-install.sh
+. "$(dirname "$0")/../lib/apt-install.sh"
+apt_install "about a minute" "${missing[@]}"
 command -v WebKitWebDriver >/dev/null 2>&1 && [ -x "$minibrowser" ] && command -v Xvfb >/dev/null 2>&1
