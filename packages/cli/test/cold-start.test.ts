@@ -9,6 +9,7 @@ import { BIN, baseEnv, requireBuild, runCli, runProcess } from './run-cli.ts';
 // timing (packages/cli/README.md, "Cold start"): Node's own modules a local search must not pull in.
 const NOT_ON_A_LOCAL_SEARCH = [
   'NativeModule crypto', // node:crypto: only the shared Redis link uses it
+  'NativeModule internal/crypto/webcrypto', // the `crypto` global: a request id needs no Web Crypto
   'NativeModule internal/webstreams/transformstream', // web streams: only the OpenAI transport
   'NativeModule worker_threads', // what node:util's ESM facade drags in through its getters
 ];
@@ -45,7 +46,7 @@ describe('the cold start of openmates search', () => {
     for (const file of files) expect(await readFile(join(DIST, file), 'utf8')).not.toMatch(/^import .* from "node:/m);
   });
 
-  it('answers a local search without loading node:crypto, web streams or worker_threads', async () => {
+  it('answers a local search without loading node:crypto, Web Crypto, web streams or worker_threads', async () => {
     const list = join(dir, 'loaded.txt');
     const search = await runProcess(
       process.execPath,
