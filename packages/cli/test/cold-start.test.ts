@@ -16,6 +16,20 @@ const NOT_ON_A_LOCAL_SEARCH = [
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
+/** The files of dist/ that `file` loads through its static imports and theirs, itself included. */
+async function staticGraph(file: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (found.has(next)) continue;
+    found.add(next);
+    const code = await readFile(join(DIST, next), 'utf8');
+    for (const [, imported] of code.matchAll(/^(?:import|export) .* from "\.\/([^"]+)";$/gm))
+      if (imported !== undefined) pending.push(imported);
+  }
+  return found;
+}
+
 let dir: string;
 let env: Record<string, string>;
 
@@ -44,6 +58,12 @@ describe('the cold start of openmates search', () => {
     const files = (await readdir(DIST, { recursive: true })).filter((file) => file.endsWith('.js'));
     expect(files).toContain('fast-search.js');
     for (const file of files) expect(await readFile(join(DIST, file), 'utf8')).not.toMatch(/^import .* from "node:/m);
+  });
+
+  it('loads the search path, up to the engine, as one chunk besides its entry and the bundler runtime', async () => {
+    // Each file costs the loader a fixed time; tsdown.config.ts lists the path's modules for one chunk.
+    const files = [...(await staticGraph('fast-search.js'))].map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
+    expect(files.sort()).toEqual(['fast-search.js', 'rolldown-runtime', 'search-path']);
   });
 
   it('answers a local search without loading node:crypto, Web Crypto, web streams or worker_threads', async () => {
