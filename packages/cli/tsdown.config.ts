@@ -27,6 +27,41 @@ function builtinsWithoutFacade() {
   };
 }
 
+/**
+ * The modules `openmates search`'s fast path imports statically (`src/fast-search.ts` down to
+ * zod), by their path under the repository. Left to itself, rolldown makes a chunk of each set of
+ * modules the entries share alike, which made that path ten files, and each file costs the loader
+ * about 0.4 ms on every start (resolving, reading, the compile cache): so they share one chunk.
+ * rolldown's module graph cannot give this list, because `@openmates/contract`'s index re-exports
+ * every module and only tree-shaking drops the ones unused. `test/cold-start.test.ts` fails when
+ * the path's static imports reach a second chunk of ours, so a module missing here is found.
+ */
+const SEARCH_PATH = [
+  'packages/cli/src/fast-search.ts',
+  'packages/cli/src/lib/io.ts',
+  'packages/cli/src/lib/cli-env.ts',
+  'packages/cli/src/search/run-search.ts',
+  'packages/cli/src/search/build-request.ts',
+  'packages/cli/src/search/search-flags.ts',
+  'packages/cli/src/search/outcome.ts',
+  'contract/src/bounded-text.ts',
+  'contract/src/countries.ts',
+  'contract/src/errors.ts',
+  'contract/src/fields.ts',
+  'contract/src/generated/joiners.ts',
+  'contract/src/issue-messages.ts',
+  'contract/src/languages.ts',
+  'contract/src/limits.ts',
+  'contract/src/normalize.ts',
+  'contract/src/request-schemas.ts',
+  'contract/src/scope.ts',
+  'contract/src/text.ts',
+  'contract/src/zod.ts',
+  'node_modules/zod/',
+  'node_modules/@asteasolutions/zod-to-openapi/',
+];
+const onSearchPath = (id: string) => SEARCH_PATH.some((path) => id.replaceAll('\\', '/').includes(`/${path}`));
+
 export default defineConfig({
   entry: {
     'fast-search': 'src/fast-search.ts',
@@ -51,6 +86,7 @@ export default defineConfig({
   // tsdown keeps `dependencies` external and bundles everything else it meets.
   deps: { onlyBundle: false },
   plugins: [builtinsWithoutFacade()],
+  outputOptions: { codeSplitting: { groups: [{ name: 'search-path', test: onSearchPath }] } },
   dts: false,
   sourcemap: false,
   clean: true,

@@ -148,8 +148,8 @@ try {
   console.log('\nWhere a search’s time goes (inside the process, medians):');
   console.log(`  Node boot until the first import         ${ms(inside.boot)}`);
   console.log(`  the version chunk (contract constants)   ${ms(inside.contract)}`);
-  console.log(`  the CLI's search path (flags, output)    ${ms(inside.flags)}`);
-  console.log(`  the engine bundle (core, providers, zod, the request schemas)  ${ms(inside.core)}`);
+  console.log(`  the CLI's search path (zod, the request schemas, flags, output)  ${ms(inside.flags)}`);
+  console.log(`  the engine bundle (core, providers, their env schemas)  ${ms(inside.core)}`);
   console.log(
     `  config, engine and the first search      ${ms(inside.first)}${provider === 'brave' ? ' (its fetch loads undici)' : ''}`,
   );

@@ -9,11 +9,26 @@ import { BIN, baseEnv, requireBuild, runCli, runProcess } from './run-cli.ts';
 // timing (packages/cli/README.md, "Cold start"): Node's own modules a local search must not pull in.
 const NOT_ON_A_LOCAL_SEARCH = [
   'NativeModule crypto', // node:crypto: only the shared Redis link uses it
+  'NativeModule internal/crypto/webcrypto', // the `crypto` global: a request id needs no Web Crypto
   'NativeModule internal/webstreams/transformstream', // web streams: only the OpenAI transport
   'NativeModule worker_threads', // what node:util's ESM facade drags in through its getters
 ];
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** The files of dist/ that `file` loads through its static imports and theirs, itself included. */
+async function staticGraph(file: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (found.has(next)) continue;
+    found.add(next);
+    const code = await readFile(join(DIST, next), 'utf8');
+    for (const [, imported] of code.matchAll(/^(?:import|export) .* from "\.\/([^"]+)";$/gm))
+      if (imported !== undefined) pending.push(imported);
+  }
+  return found;
+}
 
 let dir: string;
 let env: Record<string, string>;
@@ -45,7 +60,13 @@ describe('the cold start of openmates search', () => {
     for (const file of files) expect(await readFile(join(DIST, file), 'utf8')).not.toMatch(/^import .* from "node:/m);
   });
 
-  it('answers a local search without loading node:crypto, web streams or worker_threads', async () => {
+  it('loads the search path, up to the engine, as one chunk besides its entry and the bundler runtime', async () => {
+    // Each file costs the loader a fixed time; tsdown.config.ts lists the path's modules for one chunk.
+    const files = [...(await staticGraph('fast-search.js'))].map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
+    expect(files.sort()).toEqual(['fast-search.js', 'rolldown-runtime', 'search-path']);
+  });
+
+  it('answers a local search without loading node:crypto, Web Crypto, web streams or worker_threads', async () => {
     const list = join(dir, 'loaded.txt');
     const search = await runProcess(
       process.execPath,

@@ -24,6 +24,7 @@ import {
   ConfigError,
   type Env,
   type EnvTable,
+  ONE_PARSE,
   secret,
   tableSchema,
   wholeNumber,
@@ -275,13 +276,13 @@ export function loadConfig(env: Env = process.env): EngineConfig {
       return undefined;
     }
   };
-  const selection = SelectionSchema.safeParse(env);
+  const selection = SelectionSchema.safeParse(env, ONE_PARSE);
   if (!selection.success) issues.push(...selection.error.issues.map((i) => i.message));
   const brave = read(() => PROVIDER_MODULES.brave.parse(env));
   const openai = read(() => PROVIDER_MODULES.openai.parse(env));
   const local = read(() => PROVIDER_MODULES.local.parse(env));
   const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvSchema.safeParse(env, ONE_PARSE);
   if (!parsed.success) issues.push(...parsed.error.issues.map((i) => i.message));
   if (!selection.success || !parsed.success || !brave || !openai || !local || !searxng)
     throw new ConfigError(issues.join('\n'));

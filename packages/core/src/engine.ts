@@ -29,6 +29,7 @@ import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
 import { providerIdentity } from './providers/registry.ts';
+import { newRequestId } from './request-id.ts';
 import {
   type CachedCall,
   createMemoryResultCache,
@@ -526,7 +527,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** A search's request id, its log, and when it began. */
   function begin(searchOptions: SearchOptions): { requestId: string; log: Logger; started: number } {
-    const requestId = searchOptions.requestId ?? crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold CLI start
+    const requestId = searchOptions.requestId ?? newRequestId();
     const binding = members.length > 1 ? { providers: chain.map((p) => p.id).join(',') } : { provider: provider.id };
     return { requestId, log: logger.child({ request_id: requestId, ...binding }), started: now() };
   }

@@ -28,6 +28,7 @@ it('exports exactly the values other packages use', async () => {
     'lineCollector',
     'loadConfig',
     'loadUndici',
+    'newRequestId',
     'normalizeBaseUrl',
     'openIndex',
     'parseJsonBody',

@@ -18,9 +18,10 @@ export async function searchInProcess(
     createEngine,
     errorResponse,
     loadConfig,
+    newRequestId,
   } = await import('@openmates/core');
   // A request id as a server would give, so in-process and remote output differ only in its value.
-  const requestId = crypto.randomUUID(); // Web Crypto's global: no node:crypto import on a cold start
+  const requestId = newRequestId();
   let engine: Awaited<ReturnType<typeof createEngine>>;
   try {
     const config = loadConfig(engineEnv(env, 'silent'));
