@@ -78,6 +78,22 @@ describe('openmates doctor', () => {
     expect(result.code).toBe(0);
   });
 
+  it('still checks the configured members when one listed provider lacks its key', async () => {
+    const { BRAVE_SEARCH_API_KEY: _, ...withoutBraveKey } = chainEnv;
+    const result = await runCli(['doctor', '--json'], withoutBraveKey);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.ok).toBe(false);
+    const missing = report.checks.filter((c) => c.name === 'provider ready' && !c.ok);
+    expect(missing.map((c) => c.detail)).toEqual([
+      expect.stringMatching(/^OPENMATES_PROVIDER lists brave, which is not configured/),
+    ]);
+    // SearXNG, behind it, was still reached and checked.
+    expect(report.checks).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'SearXNG JSON output', ok: true })]),
+    );
+    expect(result.code).not.toBe(0);
+  });
+
   it('with --api-url, reads the remote server’s providers and the caller’s rate-limit state, counting nothing', async () => {
     const server = await startServe(['--port', '0', '--no-gui'], {
       ...chainEnv,

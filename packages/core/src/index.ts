@@ -25,6 +25,7 @@ export {
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
 export {
+  buildListedProviders,
   createConfiguredProvider,
   createConfiguredProviders,
   PROVIDER_MODULES,

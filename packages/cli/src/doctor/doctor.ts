@@ -157,18 +157,15 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     );
   }
 
-  let providers: ReturnType<typeof core.createConfiguredProviders> = [];
-  try {
-    providers = core.createConfiguredProviders(config);
-  } catch (error) {
-    if (!(error instanceof core.ProviderNotConfiguredError)) throw error;
+  // Every listed provider that is configured is still checked when another one is not.
+  const { built: providers, missing } = core.buildListedProviders(config);
+  for (const error of missing)
     checks.push({
       name: 'provider ready',
       ok: false,
       detail: error.message,
       fix: 'Set what the message names, then run `openmates doctor` again.',
     });
-  }
   for (const provider of providers) {
     const signal = AbortSignal.timeout(config.providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
     const context = {

@@ -35,33 +35,71 @@ export function createConfiguredProvider(config: EngineConfig, options: Provider
 }
 
 /**
+ * The provider `id` of a chain of `length`, built from the configuration. Throws
+ * ProviderNotConfiguredError naming the member and the variable it needs when it lacks its key.
+ */
+function createMember(id: ProviderId, length: number, config: EngineConfig, options: ProviderOptions): SearchProvider {
+  const { module, settings } = selected(id, config);
+  try {
+    return module.create(settings, options);
+  } catch (error) {
+    if (!(error instanceof ProviderNotConfiguredError) || length === 1) throw error;
+    // Each module words its reason for a chain of one (`OPENMATES_PROVIDER=brave needs …`).
+    const reason = error.message.replace(`OPENMATES_PROVIDER=${id} needs`, 'it needs');
+    throw new ProviderNotConfiguredError(`OPENMATES_PROVIDER lists ${id}, which is not configured: ${reason}`, {
+      cause: error.cause ?? error,
+    });
+  }
+}
+
+/** The providers `OPENMATES_PROVIDER` lists, in its order. */
+function listed(config: EngineConfig): readonly ProviderId[] {
+  return config.providers.length > 0 ? config.providers : [config.provider];
+}
+
+/**
  * Every provider `OPENMATES_PROVIDER` lists, in its order, built from the configuration. A query
  * only ever goes to a third party listed explicitly, and every answer says who answered each group.
  * Throws ProviderNotConfiguredError with a one-line reason naming the member and the variable it
  * needs when any listed provider lacks its key (nothing is left open then).
  */
 export function createConfiguredProviders(config: EngineConfig, options: ProviderOptions = {}): SearchProvider[] {
+  const chain = listed(config);
   const built: SearchProvider[] = [];
-  const chain = config.providers.length > 0 ? config.providers : [config.provider];
   try {
-    for (const id of chain) {
-      const { module, settings } = selected(id, config);
-      try {
-        built.push(module.create(settings, options));
-      } catch (error) {
-        if (!(error instanceof ProviderNotConfiguredError) || chain.length === 1) throw error;
-        // Each module words its reason for a chain of one (`OPENMATES_PROVIDER=brave needs …`).
-        const reason = error.message.replace(`OPENMATES_PROVIDER=${id} needs`, 'it needs');
-        throw new ProviderNotConfiguredError(`OPENMATES_PROVIDER lists ${id}, which is not configured: ${reason}`, {
-          cause: error.cause ?? error,
-        });
-      }
-    }
+    for (const id of chain) built.push(createMember(id, chain.length, config, options));
   } catch (error) {
     for (const provider of built) void provider.close?.();
     throw error;
   }
   return built;
+}
+
+/**
+ * Each listed provider that can be built, and the ProviderNotConfiguredError of each that cannot,
+ * in the list's order: `openmates doctor` checks the configured members of a chain even when one
+ * lacks its key. The caller closes what was built.
+ */
+export function buildListedProviders(
+  config: EngineConfig,
+  options: ProviderOptions = {},
+): { built: SearchProvider[]; missing: ProviderNotConfiguredError[] } {
+  const chain = listed(config);
+  const built: SearchProvider[] = [];
+  const missing: ProviderNotConfiguredError[] = [];
+  try {
+    for (const id of chain)
+      try {
+        built.push(createMember(id, chain.length, config, options));
+      } catch (error) {
+        if (!(error instanceof ProviderNotConfiguredError)) throw error;
+        missing.push(error);
+      }
+  } catch (error) {
+    for (const provider of built) void provider.close?.();
+    throw error;
+  }
+  return { built, missing };
 }
 
 /**
