@@ -1,7 +1,7 @@
 import { rateLimitHeaders, type WebSearchResponse, WebSearchResponseSchema } from '@openmates/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopbackServer, loopbackServer, type Reply } from '../test/loopback-server.ts';
-import { APIPromise, OpenMates, RateLimitError } from './index.ts';
+import { APIPromise, OpenMates, RateLimitError, ServiceUnavailableError } from './index.ts';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {
@@ -62,5 +62,68 @@ describe('rate-limit state', () => {
   it('is undefined when the server sends no state (its limit off)', async () => {
     const { openmates } = await client({ status: 200, body: ok });
     expect((await openmates.apps.web.search(request).withResponse()).rateLimit).toBeUndefined();
+  });
+});
+
+/** An event-stream reply with `headers`, its events as the server writes them. */
+const stream = (extra: Record<string, string>, ...events: { event: string; data: unknown }[]): Reply => ({
+  status: 200,
+  text: events.map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join(''),
+  headers: { 'content-type': 'text/event-stream; charset=utf-8', ...extra },
+});
+
+describe('rate-limit state of a stream', () => {
+  it("is undefined before the answer and the headers' state from the first event on", async () => {
+    const { openmates } = await client(
+      stream(headers(3, 42), { event: 'group', data: ok.results[0] }, { event: 'done', data: ok }),
+    );
+    const search = openmates.apps.web.searchStream(request);
+    expect(search.rateLimit).toBeUndefined();
+    const seen: (typeof search.rateLimit)[] = [];
+    for await (const _ of search) seen.push(search.rateLimit);
+    const state = { limit: 5, remaining: 3, resetSeconds: 42, policy: 'per-key' };
+    expect(seen).toEqual([state, state]);
+    expect(await search.finalResponse()).toEqual(ok);
+  });
+
+  it("is carried by an error event's error, and by a 429 before the stream began", async () => {
+    const failed = await client(
+      stream(headers(2, 10), { event: 'error', data: { error: 'Not configured.', code: 'not_configured' } }),
+    );
+    const error = await failed.openmates.apps.web
+      .searchStream(request)
+      .finalResponse()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as ServiceUnavailableError).rateLimit).toEqual({
+      limit: 5,
+      remaining: 2,
+      resetSeconds: 10,
+      policy: 'per-key',
+    });
+
+    const refused = await client({
+      status: 429,
+      body: { error: 'Too many requests.', code: 'rate_limited', request_id: 'r' },
+      headers: { ...headers(0, 30), 'retry-after': '30' },
+    });
+    const search = refused.openmates.apps.web.searchStream(request);
+    const refusal = await search.finalResponse().catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(RateLimitError);
+    expect((refusal as RateLimitError).rateLimit).toEqual({
+      limit: 5,
+      remaining: 0,
+      resetSeconds: 30,
+      policy: 'per-key',
+    });
+    // No stream began: there is no answer of a stream to take the state from.
+    expect(search.rateLimit).toBeUndefined();
+  });
+
+  it('stays undefined when the server sends no state (its limit off)', async () => {
+    const { openmates } = await client(stream({}, { event: 'done', data: ok }));
+    const search = openmates.apps.web.searchStream(request);
+    expect(await search.finalResponse()).toEqual(ok);
+    expect(search.rateLimit).toBeUndefined();
   });
 });

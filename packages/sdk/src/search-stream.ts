@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
 import type { ErrorCode, ErrorResponse, SearchStreamEvent, WebSearchResponse } from './generated/openapi.ts';
+import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 
 /** The HTTP status the server answers a code with when it refuses before a stream begins. */
 const STREAM_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { not_configured: 503, internal_error: 500 };
@@ -12,6 +13,7 @@ const STREAM_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { not_configured
  * a `ProviderError` when every group failed, the error class of the `error` event's code
  * (`ServiceUnavailableError`, `InternalServerError`), or the refusal (400, 401, 429, …) before
  * the stream began. Iterate once; `finalResponse()` reads the stream itself when nobody iterates.
+ * `rateLimit` is the answer's rate-limit state once its headers arrived (by the first event).
  */
 export class SearchStream implements AsyncIterable<SearchStreamEvent> {
   readonly #events: AsyncGenerator<SearchStreamEvent>;
@@ -19,6 +21,7 @@ export class SearchStream implements AsyncIterable<SearchStreamEvent> {
   #resolve!: (response: WebSearchResponse) => void;
   #reject!: (error: unknown) => void;
   #iterated = false;
+  #rateLimit: RateLimit | undefined;
 
   /** @internal `open` resolves to the 200 event-stream response, after any retries; it is called once. */
   constructor(open: () => Promise<Response>, idleTimeout: number, signal?: AbortSignal) {
@@ -35,6 +38,15 @@ export class SearchStream implements AsyncIterable<SearchStreamEvent> {
     if (this.#iterated) throw new OpenMatesError('A SearchStream can be iterated once.');
     this.#iterated = true;
     return this.#events;
+  }
+
+  /**
+   * The caller's rate-limit state after this call, from the headers of the answer the stream came in:
+   * undefined until they arrived (before the first event) and when the server's limit is off. A
+   * refusal before the stream began carries its state on the error (`error.rateLimit`) instead.
+   */
+  get rateLimit(): RateLimit | undefined {
+    return this.#rateLimit;
   }
 
   /** The WebSearchResponse of the `done` event; rejects with the error `search` would throw. */
@@ -66,6 +78,7 @@ export class SearchStream implements AsyncIterable<SearchStreamEvent> {
       throw fail(error);
     }
     const headers = response.headers;
+    this.#rateLimit = parseRateLimit(headers);
     // A server that answers JSON anyway (no streaming there): its answer is the `done` event.
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       const done = { event: 'done', data: (await response.json()) as WebSearchResponse } as const;

@@ -129,9 +129,9 @@ class OpenMates(ClientCore):
             accept=EVENT_STREAM_OR_JSON,
         )
 
-        def attempt() -> Union[object, _http_sync.StreamBody]:
+        def attempt() -> Union[RawResponse, _http_sync.StreamBody]:
             answer = _http_sync.open_stream(call.request, call.timeout, self._ssl_context)
-            return answer if isinstance(answer, _http_sync.StreamBody) else parse_answer(answer)
+            return answer if isinstance(answer, _http_sync.StreamBody) else check_answer(answer)
 
         return SearchStream(lambda: self._retrying(call, attempt))
 
@@ -250,9 +250,9 @@ class AsyncOpenMates(ClientCore):
             accept=EVENT_STREAM_OR_JSON,
         )
 
-        async def attempt() -> Union[object, _http_async.StreamBody]:
+        async def attempt() -> Union[RawResponse, _http_async.StreamBody]:
             answer = await _http_async.open_stream(call.request, call.timeout, self._ssl_context)
-            return answer if isinstance(answer, _http_async.StreamBody) else parse_answer(answer)
+            return answer if isinstance(answer, _http_async.StreamBody) else check_answer(answer)
 
         return AsyncSearchStream(lambda: self._retrying(call, attempt))
 

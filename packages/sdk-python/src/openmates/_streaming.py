@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Awaitable, Callable, Deque, Iterator, Mapping, Optional, Type, Union, cast
 
 from . import _http_async, _http_sync
+from ._base_client import RawResponse, parse_answer
 from ._exceptions import APIConnectionError, OpenMatesError, make_status_error
 from ._generated import (
     ERROR_STATUS,
@@ -21,13 +22,14 @@ from ._generated import (
     SearchStreamEvent,
     WebSearchResponse,
 )
+from ._rate_limit import RateLimit, parse_rate_limit
 from ._sse import SSEDecoder
 
 __all__ = ["SearchStream", "AsyncSearchStream"]
 
-SyncOpener = Callable[[], Union[object, _http_sync.StreamBody]]
-"""Sends the request (retrying until a 2xx answer): an open event stream, or a JSON answer's body."""
-AsyncOpener = Callable[[], Awaitable[Union[object, _http_async.StreamBody]]]
+SyncOpener = Callable[[], Union[RawResponse, _http_sync.StreamBody]]
+"""Sends the request (retrying until a 2xx answer): an open event stream, or a 2xx JSON answer."""
+AsyncOpener = Callable[[], Awaitable[Union[RawResponse, _http_async.StreamBody]]]
 
 
 class _EventReader:
@@ -42,12 +44,15 @@ class _EventReader:
         """True once the last event (`done` or `error`) was read, or the stream failed."""
         self.response: Optional[WebSearchResponse] = None
         self.error: Optional[OpenMatesError] = None
+        self.rate_limit: Optional[RateLimit] = None
+        """The answer's rate-limit state, once it arrived."""
 
-    def opened(self, answer: object, headers: Mapping[str, str]) -> None:
-        """Takes the opened stream's headers; a JSON answer (a server that does not stream) is `done`."""
-        self._headers = headers
-        if not isinstance(answer, (_http_sync.StreamBody, _http_async.StreamBody)):
-            done: SearchStreamDoneEvent = {"event": "done", "data": cast(WebSearchResponse, answer)}
+    def opened(self, answer: Union[RawResponse, _http_sync.StreamBody, _http_async.StreamBody]) -> None:
+        """Takes the 2xx answer's headers; a JSON answer (a server that does not stream) is `done`."""
+        self._headers = answer.headers
+        self.rate_limit = parse_rate_limit(answer.headers)
+        if isinstance(answer, RawResponse):
+            done: SearchStreamDoneEvent = {"event": "done", "data": cast(WebSearchResponse, parse_answer(answer))}
             self._pending.append(done)
 
     def feed(self, chunk: bytes) -> None:
@@ -159,9 +164,14 @@ class SearchStream(Iterator[SearchStreamEvent]):
         answer = open_stream()
         if isinstance(answer, _http_sync.StreamBody):
             self._body = answer
-            self._reader.opened(answer, answer.headers)
-        else:
-            self._reader.opened(answer, {})
+        self._reader.opened(answer)
+
+    @property
+    def rate_limit(self) -> Optional[RateLimit]:
+        """The caller's rate-limit state after this call, from the headers of the answer the stream
+        came in: None until they arrived (before the first event) and when the server's limit is off.
+        A refusal before the stream began carries its state on the error (``error.rate_limit``)."""
+        return self._reader.rate_limit
 
     def final_response(self) -> WebSearchResponse:
         """The WebSearchResponse of the ``done`` event, reading the rest of the stream first.
@@ -248,9 +258,14 @@ class AsyncSearchStream:
         answer = await open_stream()
         if isinstance(answer, _http_async.StreamBody):
             self._body = answer
-            self._reader.opened(answer, answer.headers)
-        else:
-            self._reader.opened(answer, {})
+        self._reader.opened(answer)
+
+    @property
+    def rate_limit(self) -> Optional[RateLimit]:
+        """The caller's rate-limit state after this call, from the headers of the answer the stream
+        came in: None until they arrived (before the first event) and when the server's limit is off.
+        A refusal before the stream began carries its state on the error (``error.rate_limit``)."""
+        return self._reader.rate_limit
 
     async def final_response(self) -> WebSearchResponse:
         """The WebSearchResponse of the ``done`` event, reading the rest of the stream first. Raises
