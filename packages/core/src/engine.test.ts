@@ -1,5 +1,11 @@
 import { MIN_MAX_RESPONSE_BYTES, type WebSearchResponse } from '@openmates/contract';
-import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
+import {
+  type BraveFixture,
+  CANARY_API_KEY,
+  expectedBraveResults,
+  rejectionOf,
+  startBraveFixture,
+} from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
@@ -37,14 +43,7 @@ function braveEngine(env: Record<string, string> = {}, provider?: SearchProvider
   return { engine, logs };
 }
 
-async function refused(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+const refused = (promise: Promise<unknown>) => rejectionOf(promise, EngineError);
 
 describe('validation before any provider call', () => {
   it('refuses an invalid request without calling the provider', async () => {

@@ -5,6 +5,7 @@ import type { ResultGroup } from '@openmates/contract';
 import {
   type BraveFixture,
   type OpenAIFixture,
+  rejectionOf,
   type SearxngFixture,
   startBraveFixture,
   startOpenAIFixture,
@@ -56,14 +57,7 @@ const searxngEngine = () => engineFor({ OPENMATES_PROVIDER: 'searxng', SEARXNG_B
 const openaiEngine = () =>
   engineFor({ OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl });
 
-async function refused(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+const refused = (promise: Promise<unknown>) => rejectionOf(promise, EngineError);
 
 const hostsOf = (group: ResultGroup | undefined) => [...new Set(group?.results.map((r) => new URL(r.url).hostname))];
 /** The scope scenario's result number, from its URL's last segment. */

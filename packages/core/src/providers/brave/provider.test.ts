@@ -2,7 +2,13 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
-import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
+import {
+  type BraveFixture,
+  CANARY_API_KEY,
+  expectedBraveResults,
+  rejectionOf,
+  startBraveFixture,
+} from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
@@ -54,20 +60,8 @@ function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: nu
 }
 
 /** The rejection of `promise`, which must reject. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await failure(promise);
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, Error);
+const providerFailure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 describe('Brave provider: requests', () => {
   it('sends the query with mapped options, the token header and Accept: application/json', async () => {

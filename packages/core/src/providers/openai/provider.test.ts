@@ -3,6 +3,7 @@ import {
   OPENAI_CANARY_API_KEY,
   OPENAI_FIXTURE_TOOMANY_CALLS,
   type OpenAIFixture,
+  rejectionOf,
   startOpenAIFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -47,14 +48,7 @@ function query(text: string, overrides: Partial<ProviderQuery> = {}): ProviderQu
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 function expectSafe(error: ProviderError, queryText: string): void {
   const shown = `${error.message} ${JSON.stringify(error)} ${String(error.stack)}`;

@@ -1,6 +1,7 @@
 import { SEARXNG_MAX_PAGES } from '@openmates/contract';
 import {
   expectedSearxngResults,
+  rejectionOf,
   SEARXNG_CANARY_PASSWORD,
   SEARXNG_FIXTURE_USER,
   type SearxngFixture,
@@ -52,14 +53,7 @@ function provider() {
   return createConfiguredProvider(config);
 }
 
-async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => new Error('expected a rejection'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const providerFailure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 const searchPages = () => fixture.requests.filter((r) => r.path.endsWith('/search'));
 
