@@ -10,9 +10,10 @@ import {
   startBraveFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
+import { type ProviderContext, ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
+import { testQuery } from '../shared/test-query.ts';
 import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './provider.ts';
 
 let fixture: BraveFixture;
@@ -42,18 +43,7 @@ function context(signal: AbortSignal = new AbortController().signal): { context:
   };
 }
 
-function query(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
-  return {
-    id: 1,
-    query: text,
-    count: 10,
-    country: 'US',
-    safesearch: 'moderate',
-    filter_tabloids: true,
-    fetchCount: 10,
-    ...extra,
-  };
-}
+const query = testQuery;
 
 function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: number } = {}) {
   return createBraveProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, ...overrides });

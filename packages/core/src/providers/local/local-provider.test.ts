@@ -2,28 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProviderContext, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
+import { ProviderNotConfiguredError } from '../../provider.ts';
+import { testContext, testQuery } from '../shared/test-query.ts';
 import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
 import { resolveIndexPath } from './index-path.ts';
 import { openIndex } from './local-index.ts';
 import { createLocalProvider, LOCAL_INDEX_UNUSABLE, type LocalProvider } from './local-provider.ts';
 
-const context: ProviderContext = {
-  signal: new AbortController().signal,
-  now: () => 0,
-  sleep: async () => {},
-};
+const context = testContext();
 
-const query = (text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery => ({
-  id: 1,
-  query: text,
-  count: 10,
-  fetchCount: 10,
-  country: 'US',
-  safesearch: 'moderate',
-  filter_tabloids: true,
-  ...extra,
-});
+const query = testQuery;
 
 let dir: string;
 let demo: LocalProvider;

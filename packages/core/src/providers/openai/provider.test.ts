@@ -7,13 +7,8 @@ import {
   startOpenAIFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ProviderContext,
-  ProviderError,
-  ProviderNotConfiguredError,
-  type ProviderQuery,
-  type SearchProvider,
-} from '../../provider.ts';
+import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
+import { testContext, testQuery } from '../shared/test-query.ts';
 import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';
@@ -31,22 +26,9 @@ afterAll(async () => {
 });
 beforeEach(() => fixture.reset());
 
-function context(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { signal, now: () => 0, sleep: async () => {} };
-}
+const context = testContext;
 
-function query(text: string, overrides: Partial<ProviderQuery> = {}): ProviderQuery {
-  return {
-    id: 1,
-    query: text,
-    count: 10,
-    country: 'US',
-    safesearch: 'moderate',
-    filter_tabloids: true,
-    fetchCount: 10,
-    ...overrides,
-  };
-}
+const query = testQuery;
 
 const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 

@@ -12,10 +12,11 @@ import { configSecrets, loadConfig } from '../../config.ts';
 import { createEngine } from '../../engine.ts';
 import { createRedactor } from '../../hygiene/index.ts';
 import { createLogger, lineCollector } from '../../logger.ts';
-import { type ProviderContext, ProviderError, type ProviderQuery } from '../../provider.ts';
+import { ProviderError, type ProviderQuery } from '../../provider.ts';
 import { createConfiguredProvider } from '../registry.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
+import { testContext, testQuery } from '../shared/test-query.ts';
 import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './provider.ts';
 
 let fixture: SearxngFixture;
@@ -30,22 +31,10 @@ beforeEach(() => {
   fixture.reset();
 });
 
-function context(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { signal, now: () => 0, sleep: async () => {} };
-}
+const context = testContext;
 
-function query(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
-  return {
-    id: 1,
-    query: text,
-    count: 10,
-    country: 'US',
-    safesearch: 'moderate',
-    filter_tabloids: false,
-    fetchCount: 10,
-    ...extra,
-  };
-}
+const query = (text: string, extra: Partial<ProviderQuery> = {}) =>
+  testQuery(text, { filter_tabloids: false, ...extra });
 
 /** The provider as `SEARXNG_BASE_URL` configures it: credentials split off the URL. */
 function provider() {

@@ -1,0 +1,21 @@
+// What the providers' tests call a provider with (imported by tests only).
+import type { ProviderContext, ProviderQuery } from '../../provider.ts';
+
+/** A query as the engine hands it to a provider: the contract's defaults, ten results, then `extra`. */
+export function testQuery(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
+  return {
+    id: 1,
+    query: text,
+    count: 10,
+    country: 'US',
+    safesearch: 'moderate',
+    filter_tabloids: true,
+    fetchCount: 10,
+    ...extra,
+  };
+}
+
+/** A call's context with a clock at 0 and a sleep that returns at once. */
+export function testContext(signal: AbortSignal = new AbortController().signal): ProviderContext {
+  return { signal, now: () => 0, sleep: async () => {} };
+}
