@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 
 /** The open server (no API keys) and the keyed one, started by global-setup.ts. */
 export const openUrl = () => required('E2E_URL');
@@ -73,7 +73,6 @@ export async function readGroups(page: Page) {
 
 /** Waits until the page has hydrated (SvelteKit has started), so JavaScript handlers are live. */
 export async function hydrated(page: Page): Promise<void> {
-  await expect(page.locator('.snippets button, form[role="search"]').first()).toBeVisible();
   await page.waitForFunction(() => document.querySelector('#svelte-announcer') !== null);
 }
 
@@ -81,4 +80,21 @@ export async function hydrated(page: Page): Promise<void> {
 export async function openOptions(page: Page, n: number): Promise<void> {
   const summary = page.locator('[data-query-row] summary').nth(n - 1);
   if ((await summary.locator('xpath=..').getAttribute('open')) === null) await summary.click();
+}
+
+/**
+ * Holds the GUI's own scripts (SvelteKit's `/_app/immutable/` chunks) until the returned function
+ * is called, so a test can act on the server-rendered page before it hydrates, as a person on a slow
+ * connection does. Open the page with `waitUntil: 'commit'`: its load event waits for them.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_app\/immutable\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
