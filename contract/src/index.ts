@@ -1,3 +1,4 @@
+export * from './client-env.ts';
 export * from './countries.ts';
 export * from './display-url.ts';
 export * from './errors.ts';

@@ -45,6 +45,7 @@ const SEARCH_PATH = [
   'packages/cli/src/search/search-flags.ts',
   'packages/cli/src/search/outcome.ts',
   'contract/src/bounded-text.ts',
+  'contract/src/client-env.ts',
   'contract/src/countries.ts',
   'contract/src/errors.ts',
   'contract/src/fields.ts',

@@ -2,7 +2,13 @@ import { APIPromise } from './api-promise.ts';
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
 import { DEFAULT_BASE_URL } from './generated/openapi.ts';
-import { DEFAULT_MAX_RETRIES, RETRY_CONNECTION_FAILURES, RETRY_TIMEOUTS } from './generated/policy.ts';
+import {
+  API_KEY_ENV,
+  BASE_URL_ENV,
+  DEFAULT_MAX_RETRIES,
+  RETRY_CONNECTION_FAILURES,
+  RETRY_TIMEOUTS,
+} from './generated/policy.ts';
 import { sleep as defaultSleep, isRetryableStatus, retryDelay } from './retry.ts';
 import { VERSION } from './version.ts';
 import { WebApp } from './web-app.ts';
@@ -83,9 +89,9 @@ export class OpenMates {
   readonly #onRetry: ((retry: RetryInfo) => void) | undefined;
 
   constructor(options: ClientOptions = {}) {
-    const apiKey = options.apiKey === undefined ? readEnv('OPENMATES_API_KEY') : options.apiKey;
+    const apiKey = options.apiKey === undefined ? readEnv(API_KEY_ENV) : options.apiKey;
     this.apiKey = apiKey ? apiKey : undefined;
-    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('OPENMATES_API_URL') ?? DEFAULT_BASE_URL);
+    this.baseURL = checkBaseURL(options.baseURL ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL);
     this.timeout = checkCount('timeout', options.timeout ?? DEFAULT_TIMEOUT_MS);
     this.maxRetries = checkCount('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES);
     const fetchImpl = options.fetch ?? globalThis.fetch;

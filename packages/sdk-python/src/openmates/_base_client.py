@@ -20,10 +20,12 @@ from typing import Callable, Dict, Mapping, NamedTuple, Optional, Tuple, cast
 from ._exceptions import APIConnectionError, APIError, APITimeoutError, OpenMatesError, make_status_error
 from ._generated import DEFAULT_BASE_URL
 from ._generated_policy import (
+    API_KEY_ENV,
     BACKOFF_FACTOR,
     BACKOFF_INITIAL_MS,
     BACKOFF_JITTER,
     BACKOFF_MAX_MS,
+    BASE_URL_ENV,
     MAX_RETRY_AFTER_MS,
     RETRY_AFTER_HEADER,
     RETRY_CONNECTION_FAILURES,
@@ -213,12 +215,12 @@ class ClientCore:
         timeout: float,
         max_retries: int,
     ) -> None:
-        key = api_key if api_key is not None else read_env("OPENMATES_API_KEY")
+        key = api_key if api_key is not None else read_env(API_KEY_ENV)
         self._api_key: Optional[str] = key or None
         if self._api_key is not None and not _HEADER_VALUE.match(self._api_key):
             raise OpenMatesError("api_key must not contain line breaks.")
         self.base_url, self._endpoint, self._prefix = check_base_url(
-            base_url or read_env("OPENMATES_API_URL") or DEFAULT_BASE_URL
+            base_url or read_env(BASE_URL_ENV) or DEFAULT_BASE_URL
         )
         self.timeout = check_timeout(timeout)
         self.max_retries = check_retries(max_retries)
