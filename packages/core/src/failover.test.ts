@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type BraveFixture,
   expectedBraveResults,
@@ -227,6 +230,30 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     expect(response.results.every((g) => !('provider' in g))).toBe(true);
     expect(response.provider).toBe('Brave Search');
     expect(engine.skillInfo('test').providers.map((p) => p.id)).toEqual(['brave']);
+  });
+
+  it('fails a group over when a provider cannot serve mid-run (an unreadable local index), never the whole request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openmates-chain-'));
+    const index = join(dir, 'garbage.db');
+    writeFileSync(index, 'not sqlite at all, only some text that fills the header bytes of a file');
+    try {
+      const first = chainEngine({ OPENMATES_PROVIDER: 'local,searxng', OPENMATES_INDEX: index });
+      const response = await first.engine.search({ requests: [{ query: 'rust vec', count: 2 }] });
+      expect(response.results.map((g) => [g.provider, g.error?.code])).toEqual([['SearXNG', undefined]]);
+      expect(urls(response.results[0]?.results)).toEqual(urls(expectedSearxngResults('rust vec', 1, 2)));
+      expect(first.logs.join('\n')).toContain('"code":"not_configured"');
+      // Last in the chain: the group fails as unavailable, beside the groups that were answered.
+      const last = chainEngine({ OPENMATES_PROVIDER: 'brave,local', OPENMATES_INDEX: index });
+      const both = await last.engine.search({ requests: [{ query: 'rust vec' }, { query: 'unavailable rust' }] });
+      expect(both.results.map((g) => [g.provider, g.error?.code])).toEqual([
+        ['Brave Search', undefined],
+        ['Local index', 'provider_unavailable'],
+      ]);
+      expect(both.provider).toBe('Brave Search');
+      expect(both.results[1]?.error?.message).not.toContain(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to build a chain with an unconfigured member, naming it and the variable it needs', () => {
