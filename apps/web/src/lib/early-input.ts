@@ -21,7 +21,8 @@ function snapshot(element: Element): Restore | undefined {
         element.checked = checked;
       };
     }
-    if (element.type === 'hidden' || element.type === 'submit' || element.type === 'button') return undefined;
+    // No state of the person's own, or (a file input) one a script may not set.
+    if (['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes(element.type)) return undefined;
   }
   if (
     element instanceof HTMLInputElement ||
