@@ -440,7 +440,7 @@ export function createEngine(options: EngineOptions): Engine {
           'provider not configured',
         );
         // In a chain, a provider that cannot serve is unavailable to this group (the next one, if
-        // any, takes it); a provider on its own cannot serve the request at all.
+        // any, takes it); a provider on its own cannot serve the request at all (ADR 0073).
         if (members.length > 1) return { error: { code: 'provider_unavailable', message: redact(error.message) } };
         throw new EngineError('not_configured', redact(error.message), { cause: error });
       }

@@ -5,7 +5,7 @@
  * sets each control to the value the server rendered, which would undo that. So from the moment the
  * client starts, the state of every form control and disclosure is recorded (kept current by the
  * person's own edits), and once the page has hydrated it is put back. A control nobody touched is
- * put back to what the server rendered: a no-op.
+ * put back to what the server rendered: a no-op (ADR 0072).
  */
 
 type Restore = () => void;
