@@ -105,10 +105,6 @@ export const SEARCH_EXAMPLES = [
     command: '<%= config.bin %> search "sqlite fts5" "bm25 ranking" --count 5 --country DE --lang de',
   },
   {
-    description: 'Only results of the past week, from one site and its subdomains',
-    command: '<%= config.bin %> search "node 24 release" --freshness week --include-domain nodejs.org',
-  },
-  {
     description: 'Machine-readable output for a script',
     command: '<%= config.bin %> search "node 24 release" --json | jq .',
   },
