@@ -27,6 +27,8 @@ export const ISSUE_MESSAGES = {
   boolean: '{field} must be true or false',
   freshness:
     'freshness must be day, week, month, year, or a date range YYYY-MM-DD..YYYY-MM-DD of real dates, start before end, either end (not both) left open',
+  freshnessDate: 'freshness date {date} does not exist (a date is YYYY-MM-DD)',
+  freshnessOrder: 'freshness range {from}..{to} ends before it starts',
   domain: '{field} entries must be host names such as "example.org": no scheme, port, path, wildcard or IP address',
   domainCount: '{field} must be an array of {min} to {max} host names',
   domainConflict: 'exclude_domains entry "{excluded}" covers the included domain "{included}"',

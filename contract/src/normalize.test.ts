@@ -336,3 +336,28 @@ describe('issue messages', () => {
     expect(issueMessage('required', { field: 'query' })).toBe('query is required');
   });
 });
+
+describe('freshness', () => {
+  const messages = (freshness: unknown) => issues(one({ freshness })).map((i) => [i.path, i.message]);
+  it('says which date of a range does not exist, or that the range ends before it starts', () => {
+    expect(messages('2026-02-30..2026-03-10')).toEqual([
+      ['requests[0].freshness', 'freshness date 2026-02-30 does not exist (a date is YYYY-MM-DD)'],
+    ]);
+    expect(messages('..2025-13-01')).toEqual([
+      ['requests[0].freshness', 'freshness date 2025-13-01 does not exist (a date is YYYY-MM-DD)'],
+    ]);
+    expect(messages('2026-03-10..2026-03-01')).toEqual([
+      ['requests[0].freshness', 'freshness range 2026-03-10..2026-03-01 ends before it starts'],
+    ]);
+  });
+  it('gives the whole rule for anything else, a lone date included', () => {
+    for (const freshness of ['fortnight', '..', '2026-03-01', '2026-3-1..', '2026-01-01..2026-02-01..', 7])
+      expect(messages(freshness), String(freshness)).toEqual([['requests[0].freshness', issueMessage('freshness')]]);
+  });
+  it('accepts the periods in any case and ranges with one end open', () => {
+    for (const freshness of ['day', 'WEEK', 'Month', 'year', '2026-01-01..', '..2026-01-01', '2024-02-29..2024-03-01'])
+      expect(ok(one({ freshness })).requests[0]?.freshness, freshness).toBe(freshness.toLowerCase());
+    for (const freshness of ['2026-02-30..', '2026-03-10..2026-03-01', 'fortnight'])
+      expect(messages(freshness).map(([, message]) => isIssueMessage(String(message)))).toEqual([true]);
+  });
+});

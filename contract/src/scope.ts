@@ -116,9 +116,26 @@ export function domainListSchema(field: string) {
 }
 
 /** The schema of `freshness`. */
-export const FreshnessSchema = z
-  .string({ error: issueMessage('freshness') })
-  .refine((text) => parseFreshness(text) !== undefined, { error: issueMessage('freshness') });
+/**
+ * Why `text` is no `freshness` value, in the contract's words: a date range that only misses by a
+ * date that does not exist, or by its order, says so; anything else gets the form's whole rule.
+ * Undefined when it is a value.
+ */
+export function freshnessProblem(text: string): string | undefined {
+  if (parseFreshness(text) !== undefined) return undefined;
+  const parts = text.trim().toLowerCase().split('..');
+  const [from = '', to = ''] = parts;
+  const ends = [from, to].filter((end) => end !== '');
+  if (parts.length !== 2 || ends.length === 0 || !ends.every((end) => DATE.test(end))) return issueMessage('freshness');
+  const missing = ends.find((end) => !isCalendarDate(end));
+  if (missing !== undefined) return issueMessage('freshnessDate', { date: missing });
+  return issueMessage('freshnessOrder', { from, to });
+}
+
+export const FreshnessSchema = z.string({ error: issueMessage('freshness') }).superRefine((text, ctx) => {
+  const problem = freshnessProblem(text);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /**
  * The conflicts between an item's two domain lists: each excluded entry equal to, or covering, an
