@@ -8,6 +8,7 @@ import {
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { narrowedExampleArgv } from '../src/search/search-flags.ts';
 import { baseEnv, requireBuild, runCli, startServe } from './run-cli.ts';
 
 let brave: BraveFixture;
@@ -44,6 +45,18 @@ describe('openmates --version and --help', () => {
       expect(result.stdout).toContain('$ openmates ');
     },
   );
+
+  it('the narrowed example of `search --help` shows the scope options and runs as shown', async () => {
+    const help = await runCli(['search', '--help'], baseEnv());
+    expect(help.stdout.replace(/\s*\\\n\s*/g, ' ')).toContain(
+      '$ openmates search "fetch abort signal" --lang en --freshness week --include-domain developer.mozilla.org --exclude-domain example.com',
+    );
+    const result = await runCli([...narrowedExampleArgv(), '--json'], env);
+    expect(result.code).toBe(0);
+    const [call] = brave.requests.filter((r) => r.query.q?.startsWith('fetch abort signal'));
+    expect(call?.query).toMatchObject({ search_lang: 'en', freshness: 'pw' });
+    expect(call?.query.q).toContain('site:developer.mozilla.org');
+  });
 
   it('reports an unknown flag in one message without a stack trace', async () => {
     const result = await runCli(['search', 'x', '--bogus'], env);

@@ -1,7 +1,7 @@
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import { REQUEST_FIELDS, type RequestFields } from '@openmates/contract';
 import { BaseCommand } from '../lib/base-command.ts';
-import { SEARCH_EXAMPLES, type SearchFlagValues, searchFlagTable } from '../search/search-flags.ts';
+import { type SearchFlagValues, searchExamples, searchFlagTable } from '../search/search-flags.ts';
 
 /**
  * The oclif flags of `openmates search`, from the same table as the fast path: one per request field
@@ -44,7 +44,7 @@ Exit codes: 0 every query answered (zero hits included), 2 invalid request, 3 a 
   static override strict = false;
   static override args = searchArgs;
   static override flags = searchFlags;
-  static override examples = SEARCH_EXAMPLES;
+  static override examples = searchExamples();
 
   override async run(): Promise<void> {
     const { argv, flags } = await this.parse(Search);

@@ -98,11 +98,35 @@ export type SearchFlagValues = CommandFlagValues & {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
 };
 
-export const SEARCH_EXAMPLES = [
+/**
+ * `openmates search`'s arguments for the field table's own example query, narrowed by every option
+ * whose example is not already its default (the language, the time range, the sites), so `--help`
+ * shows each such option as the table names it.
+ */
+export function narrowedExampleArgv(fields: RequestFields = REQUEST_FIELDS): string[] {
+  const argv = ['search', String(fields.find((field) => field.required)?.example)];
+  for (const field of fields) {
+    if (field.flag === undefined || field.example === undefined) continue;
+    const normalize = field.normalize as (value: unknown) => unknown;
+    if (JSON.stringify(normalize(field.example)) === JSON.stringify(normalize(undefined))) continue;
+    const values: unknown[] = Array.isArray(field.example) ? field.example : [field.example];
+    for (const value of values) argv.push(`--${field.flag.name}`, String(value));
+  }
+  return argv;
+}
+
+/** The examples of `openmates search --help` (built when help is shown, not on a search's path). */
+export const searchExamples = () => [
   { description: 'Search the web for one query', command: '<%= config.bin %> search "rust async runtime"' },
   {
     description: 'Several queries at once (one argument each), five results per query, from Germany in German',
     command: '<%= config.bin %> search "sqlite fts5" "bm25 ranking" --count 5 --country DE --lang de',
+  },
+  {
+    description: 'One query narrowed: a language, a time range, only some sites and not others',
+    command: `<%= config.bin %> ${narrowedExampleArgv()
+      .map((arg) => (/^[\w.:/-]+$/.test(arg) ? arg : JSON.stringify(arg)))
+      .join(' ')}`,
   },
   {
     description: 'Machine-readable output for a script',
