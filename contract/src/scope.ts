@@ -115,7 +115,6 @@ export function domainListSchema(field: string) {
     .max(MAX_SCOPE_DOMAINS, { error: size });
 }
 
-/** The schema of `freshness`. */
 /**
  * Why `text` is no `freshness` value, in the contract's words: a date range that only misses by a
  * date that does not exist, or by its order, says so; anything else gets the form's whole rule.
@@ -132,6 +131,7 @@ export function freshnessProblem(text: string): string | undefined {
   return issueMessage('freshnessOrder', { from, to });
 }
 
+/** The schema of `freshness`. */
 export const FreshnessSchema = z.string({ error: issueMessage('freshness') }).superRefine((text, ctx) => {
   const problem = freshnessProblem(text);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
