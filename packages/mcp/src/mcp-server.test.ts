@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineBackend } from './engine-backend.ts';
-import { createMcpServer, TOOL_NAME } from './mcp-server.ts';
+import { createMcpServer, type McpServerOptions, TOOL_NAME } from './mcp-server.ts';
 import { SCHEMA_DIALECT } from './tool-schemas.ts';
 
 let brave: BraveFixture;
@@ -15,8 +15,11 @@ let engine: Engine;
 let client: Client;
 const closers: (() => Promise<void>)[] = [];
 
-/** A client of a fresh connection, in either protocol era (the serving entry answers both, as on stdio). */
-async function connect(era: 'legacy' | 'modern'): Promise<Client> {
+/**
+ * A client of a fresh connection, in either protocol era (the serving entry answers both, as on
+ * stdio), to a server with the test engine and `options`; with the client's side of the link.
+ */
+async function link(era: 'legacy' | 'modern', options: Partial<McpServerOptions> = {}) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(
     () =>
@@ -24,6 +27,7 @@ async function connect(era: 'legacy' | 'modern'): Promise<Client> {
         backend: engineBackend(engine),
         version: '0.0.0-test',
         provider: { id: engine.provider.id, name: engine.provider.name },
+        ...options,
       }),
     { transport: serverSide },
   );
@@ -36,8 +40,11 @@ async function connect(era: 'legacy' | 'modern'): Promise<Client> {
     () => connected.close(),
     () => handle.close(),
   );
-  return connected;
+  return { client: connected, transport: clientSide };
 }
+
+/** A client of a fresh connection to the test engine's server. */
+const connect = async (era: 'legacy' | 'modern') => (await link(era)).client;
 
 beforeAll(async () => {
   brave = await startBraveFixture();
@@ -85,26 +92,13 @@ function textOf(result: CallToolResult): string {
 
 describe('the tool with a chain of providers', () => {
   it('names every listed provider in its annotations and description, first provider kept', async () => {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const handle = serveStdio(
-      () =>
-        createMcpServer({
-          backend: engineBackend(engine),
-          version: '0.0.0-test',
-          provider: { id: 'brave', name: 'Brave Search' },
-          providers: [
-            { id: 'brave', name: 'Brave Search' },
-            { id: 'local', name: 'Local index' },
-          ],
-        }),
-      { transport: serverSide },
-    );
-    const chained = new Client({ name: 'test', version: '0' });
-    await chained.connect(clientSide);
-    closers.push(
-      () => chained.close(),
-      () => handle.close(),
-    );
+    const { client: chained, transport: clientSide } = await link('legacy', {
+      provider: { id: 'brave', name: 'Brave Search' },
+      providers: [
+        { id: 'brave', name: 'Brave Search' },
+        { id: 'local', name: 'Local index' },
+      ],
+    });
     // The raw answer: a client's schema keeps only the hints it knows.
     const raw: unknown[] = [];
     const deliver = clientSide.onmessage;

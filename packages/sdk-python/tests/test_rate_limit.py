@@ -6,7 +6,7 @@ import asyncio
 import json
 import os
 import unittest
-from typing import Dict
+from typing import Dict, Optional
 from unittest import mock
 
 from openmates import APIResponse, AsyncOpenMates, OpenMates, RateLimit, RateLimitError
@@ -41,6 +41,16 @@ def no_sleep(seconds: float) -> None:
     raise AssertionError(f"unexpected retry after {seconds} s")
 
 
+def assert_one_left(test: unittest.TestCase, state: Optional[RateLimit]) -> RateLimit:
+    """Checks the typed state after the first of the key's 2 searches in its 120 s window."""
+    assert state is not None
+    test.assertIsInstance(state, RateLimit)
+    test.assertEqual((state.limit, state.remaining, state.policy), (2, 1, "per-key"))
+    test.assertGreater(state.reset_seconds, 0)
+    test.assertLessEqual(state.reset_seconds, 120)
+    return state
+
+
 class SyncRateLimit(unittest.TestCase):
     def test_state_on_results_peek_and_error(self) -> None:
         client = OpenMates(api_key=KEY, base_url=_servers["limited"].url, max_retries=0, _sleep=no_sleep)
@@ -53,12 +63,7 @@ class SyncRateLimit(unittest.TestCase):
 
         first = client.apps.web.with_raw_response.search([{"query": "rust"}])
         self.assertEqual(first.status_code, 200)
-        state = first.rate_limit
-        assert state is not None
-        self.assertIsInstance(state, RateLimit)
-        self.assertEqual((state.limit, state.remaining, state.policy), (2, 1, "per-key"))
-        self.assertGreater(state.reset_seconds, 0)
-        self.assertLessEqual(state.reset_seconds, 120)
+        assert_one_left(self, first.rate_limit)
         self.assertEqual(len(first.parse()["results"]), 1)
         self.assertIsNotNone(first.request_id)
 
@@ -88,12 +93,7 @@ class SyncStreamRateLimit(unittest.TestCase):
         self.assertIsNone(stream.rate_limit)  # nothing sent yet
         with stream:
             self.assertEqual(next(stream)["event"], "group")
-            state = stream.rate_limit
-            assert state is not None
-            self.assertIsInstance(state, RateLimit)
-            self.assertEqual((state.limit, state.remaining, state.policy), (2, 1, "per-key"))
-            self.assertGreater(state.reset_seconds, 0)
-            self.assertLessEqual(state.reset_seconds, 120)
+            state = assert_one_left(self, stream.rate_limit)
             self.assertEqual(len(stream.final_response()["results"]), 1)
             self.assertEqual(stream.rate_limit, state)
         # What the headers said is what skill info's peek says now.

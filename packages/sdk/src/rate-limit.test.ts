@@ -22,6 +22,14 @@ const request = { requests: [{ id: 'q1', query: 'rate limits' }] };
 /** The headers the server sends, built by the contract's own function. */
 const headers = (remaining: number, reset: number) =>
   rateLimitHeaders({ limit: 5, remaining, reset_seconds: reset, policy: 'per-key' }, 60);
+/** The typed state the SDK reads from `headers(remaining, reset)`. */
+const state = (remaining: number, resetSeconds: number) => ({ limit: 5, remaining, resetSeconds, policy: 'per-key' });
+/** The server's 429 for a key whose limit is spent, 30 s before its window resets. */
+const tooMany: Reply = {
+  status: 429,
+  body: { error: 'Too many requests.', code: 'rate_limited', request_id: 'r' },
+  headers: { ...headers(0, 30), 'retry-after': '30' },
+};
 
 describe('rate-limit state', () => {
   it('reads the state of a result with .withResponse(), and awaiting alone still gives the body', async () => {
@@ -35,7 +43,7 @@ describe('rate-limit state', () => {
     const { data, response, rateLimit, requestId } = await call.withResponse();
     expect(data).toEqual(ok);
     expect(response.status).toBe(200);
-    expect(rateLimit).toEqual({ limit: 5, remaining: 4, resetSeconds: 57, policy: 'per-key' });
+    expect(rateLimit).toEqual(state(4, 57));
     expect(requestId).toBe('req-1');
     // Both read the one answer: the call was sent once.
     expect(await call).toEqual(ok);
@@ -43,19 +51,10 @@ describe('rate-limit state', () => {
   });
 
   it('carries the state on an error', async () => {
-    const { openmates } = await client({
-      status: 429,
-      body: { error: 'Too many requests.', code: 'rate_limited', request_id: 'r' },
-      headers: { ...headers(0, 30), 'retry-after': '30' },
-    });
+    const { openmates } = await client(tooMany);
     const error = await openmates.apps.web.search(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).rateLimit).toEqual({
-      limit: 5,
-      remaining: 0,
-      resetSeconds: 30,
-      policy: 'per-key',
-    });
+    expect((error as RateLimitError).rateLimit).toEqual(state(0, 30));
     await expect(openmates.apps.web.search(request).withResponse()).rejects.toBeInstanceOf(RateLimitError);
   });
 
@@ -81,8 +80,7 @@ describe('rate-limit state of a stream', () => {
     expect(search.rateLimit).toBeUndefined();
     const seen: (typeof search.rateLimit)[] = [];
     for await (const _ of search) seen.push(search.rateLimit);
-    const state = { limit: 5, remaining: 3, resetSeconds: 42, policy: 'per-key' };
-    expect(seen).toEqual([state, state]);
+    expect(seen).toEqual([state(3, 42), state(3, 42)]);
     expect(await search.finalResponse()).toEqual(ok);
   });
 
@@ -95,27 +93,13 @@ describe('rate-limit state of a stream', () => {
       .finalResponse()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
-    expect((error as ServiceUnavailableError).rateLimit).toEqual({
-      limit: 5,
-      remaining: 2,
-      resetSeconds: 10,
-      policy: 'per-key',
-    });
+    expect((error as ServiceUnavailableError).rateLimit).toEqual(state(2, 10));
 
-    const refused = await client({
-      status: 429,
-      body: { error: 'Too many requests.', code: 'rate_limited', request_id: 'r' },
-      headers: { ...headers(0, 30), 'retry-after': '30' },
-    });
+    const refused = await client(tooMany);
     const search = refused.openmates.apps.web.searchStream(request);
     const refusal = await search.finalResponse().catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(RateLimitError);
-    expect((refusal as RateLimitError).rateLimit).toEqual({
-      limit: 5,
-      remaining: 0,
-      resetSeconds: 30,
-      policy: 'per-key',
-    });
+    expect((refusal as RateLimitError).rateLimit).toEqual(state(0, 30));
     // No stream began: there is no answer of a stream to take the state from.
     expect(search.rateLimit).toBeUndefined();
   });

@@ -110,7 +110,20 @@ class _EventReader:
 _ENDED_EARLY = "The event stream ended before its last event."
 
 
-class SearchStream(Iterator[SearchStreamEvent]):
+class _ReadStream:
+    """What the sync and async streams share: the reader of their events, and the state it read."""
+
+    _reader: _EventReader
+
+    @property
+    def rate_limit(self) -> Optional[RateLimit]:
+        """The caller's rate-limit state after this call, from the headers of the answer the stream
+        came in: None until they arrived (before the first event) and when the server's limit is off.
+        A refusal before the stream began carries its state on the error (``error.rate_limit``)."""
+        return self._reader.rate_limit
+
+
+class SearchStream(_ReadStream, Iterator[SearchStreamEvent]):
     """A search as it streams (``client.apps.web.search_stream(...)``): iterate it for typed events
     (``{"event": "group", "data": ResultGroup}`` as each query finishes, in completion order and
     provisional; then one ``done`` with the WebSearchResponse or one ``error`` with an
@@ -166,13 +179,6 @@ class SearchStream(Iterator[SearchStreamEvent]):
             self._body = answer
         self._reader.opened(answer)
 
-    @property
-    def rate_limit(self) -> Optional[RateLimit]:
-        """The caller's rate-limit state after this call, from the headers of the answer the stream
-        came in: None until they arrived (before the first event) and when the server's limit is off.
-        A refusal before the stream began carries its state on the error (``error.rate_limit``)."""
-        return self._reader.rate_limit
-
     def final_response(self) -> WebSearchResponse:
         """The WebSearchResponse of the ``done`` event, reading the rest of the stream first.
 
@@ -210,7 +216,7 @@ class SearchStream(Iterator[SearchStreamEvent]):
             body.close()
 
 
-class AsyncSearchStream:
+class AsyncSearchStream(_ReadStream):
     """A search as it streams (``client.apps.web.search_stream(...)`` of `AsyncOpenMates`): ``async
     for`` its typed events and/or ``await final_response()``. The same events, errors and retries as
     `SearchStream`. Use it in an ``async with`` block, or ``await close()``, to close the connection
@@ -259,13 +265,6 @@ class AsyncSearchStream:
         if isinstance(answer, _http_async.StreamBody):
             self._body = answer
         self._reader.opened(answer)
-
-    @property
-    def rate_limit(self) -> Optional[RateLimit]:
-        """The caller's rate-limit state after this call, from the headers of the answer the stream
-        came in: None until they arrived (before the first event) and when the server's limit is off.
-        A refusal before the stream began carries its state on the error (``error.rate_limit``)."""
-        return self._reader.rate_limit
 
     async def final_response(self) -> WebSearchResponse:
         """The WebSearchResponse of the ``done`` event, reading the rest of the stream first. Raises
