@@ -14,7 +14,7 @@ export function createCoreDriver(): SurfaceDriver {
       // The caller's request id, as a server passes its own: the document then has every member.
       const requestId = crypto.randomUUID();
       try {
-        const response = await engine.search(testCase.request, { requestId });
+        const { response } = await engine.search(testCase.request, { requestId });
         return {
           outcome: outcomeOfResponse(response),
           transcript: JSON.stringify(response) + logs.join(''),

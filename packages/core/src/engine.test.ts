@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
-import { createEngine, type Engine, type EngineObserver } from './engine.ts';
+import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
 import { createLogger, lineCollector } from './logger.ts';
 import type { SearchProvider } from './provider.ts';
@@ -67,7 +67,7 @@ describe('validation before any provider call', () => {
 describe('result groups', () => {
   it('answers every item under its id, in request order, bounded to count', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'rust vec', count: 3 },
         { id: 'b', query: 'many things', count: 4 },
@@ -84,7 +84,7 @@ describe('result groups', () => {
 
   it('never returns more than 20 results or more than count, whatever the provider sends', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'many a', count: 20 },
         { query: 'many b', count: 1 },
@@ -101,7 +101,7 @@ describe('result groups', () => {
 
   it('reports zero hits as a finished empty group, whether web is empty or absent', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({ requests: [{ query: 'empty x' }, { query: 'noweb y' }] });
+    const { response } = await engine.search({ requests: [{ query: 'empty x' }, { query: 'noweb y' }] });
     expect(response.results).toEqual([
       { id: 1, results: [] },
       { id: 2, results: [] },
@@ -111,7 +111,7 @@ describe('result groups', () => {
 
   it('filters tabloids on the registrable domain and still meets count by asking for more', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({ requests: [{ query: 'tabloids news', count: 6 }] });
+    const { response } = await engine.search({ requests: [{ query: 'tabloids news', count: 6 }] });
     const hosts = response.results[0]?.results.map((r) => new URL(r.url).hostname) ?? [];
     expect(hosts).toHaveLength(6);
     expect(hosts).toContain('notdailymail.co.uk');
@@ -121,13 +121,15 @@ describe('result groups', () => {
 
   it('keeps tabloids when the caller turns the filter off', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({ requests: [{ query: 'tabloids news', count: 6, filter_tabloids: false }] });
+    const { response } = await engine.search({
+      requests: [{ query: 'tabloids news', count: 6, filter_tabloids: false }],
+    });
     expect(response.results[0]?.results.map((r) => new URL(r.url).hostname)).toContain('www.dailymail.co.uk');
   });
 
   it('sanitizes hostile markup and drops bad and duplicate URLs', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'hostile markup', count: 20 },
         { query: 'badurls x', count: 20 },
@@ -148,9 +150,9 @@ describe('result groups', () => {
 
   it('derives suggestions only from provider data', async () => {
     const { engine } = braveEngine();
-    const plain = await engine.search({ requests: [{ query: 'rust vec' }] });
+    const { response: plain } = await engine.search({ requests: [{ query: 'rust vec' }] });
     expect(plain.suggestions_follow_up_requests).toBeUndefined();
-    const altered = await engine.search({ requests: [{ query: 'altered rust vec' }] });
+    const { response: altered } = await engine.search({ requests: [{ query: 'altered rust vec' }] });
     expect(altered.suggestions_follow_up_requests).toEqual(['rust vec']);
   });
 });
@@ -167,7 +169,7 @@ describe('provider errors are visible, never zero hits', () => {
   for (const [query, code] of cases)
     it(`maps "${query.split(' ')[0]}" to ${code}`, async () => {
       const { engine } = braveEngine();
-      const response = await engine.search({ requests: [{ query }] });
+      const { response } = await engine.search({ requests: [{ query }] });
       expect(response.results).toEqual([{ id: 1, results: [], error: { code, message: expect.any(String) } }]);
       expect(response.code).toBe(code);
       expect(response.error).toMatch(/every query \(id 1\)/);
@@ -175,14 +177,14 @@ describe('provider errors are visible, never zero hits', () => {
 
   it('retries a 429 and then succeeds', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({ requests: [{ query: 'ratelimit-once x', count: 2 }] });
+    const { response } = await engine.search({ requests: [{ query: 'ratelimit-once x', count: 2 }] });
     expect(response.results[0]?.results).toHaveLength(2);
     expect(brave.requests).toHaveLength(2);
   });
 
   it('times a slow provider out per call, leaving the other groups intact', async () => {
     const { engine } = braveEngine({ OPENMATES_PROVIDER_TIMEOUT_MS: '300' });
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'fine one', count: 1 },
         { id: 'slow', query: 'slow one' },
@@ -232,7 +234,7 @@ describe('secrets and privacy', () => {
       'badkey secretquery',
       'ratelimit secretquery',
     ];
-    const response = await engine.search({ requests: queries.map((query) => ({ query, count: 20 })) });
+    const { response } = await engine.search({ requests: queries.map((query) => ({ query, count: 20 })) });
     const invalid = await engine
       .search({ requests: [{ query: 'x', bogus: CANARY_API_KEY }] })
       .catch((e: EngineError) => e);
@@ -248,8 +250,8 @@ describe('secrets and privacy', () => {
 describe('cache', () => {
   it('answers a repeated search from the cache and never caches failures', async () => {
     const { engine } = braveEngine({ OPENMATES_CACHE_TTL_S: '60' });
-    const first = await engine.search({ requests: [{ query: 'cached thing', count: 2 }] });
-    const second = await engine.search({ requests: [{ id: 'x', query: 'cached  thing', count: 2 }] });
+    const { response: first } = await engine.search({ requests: [{ query: 'cached thing', count: 2 }] });
+    const { response: second } = await engine.search({ requests: [{ id: 'x', query: 'cached  thing', count: 2 }] });
     expect(second.results[0]?.results).toEqual(first.results[0]?.results);
     expect(brave.requests).toHaveLength(1);
     await engine.search({ requests: [{ query: 'error500 again' }] });
@@ -262,139 +264,6 @@ describe('cache', () => {
     await engine.search({ requests: [{ query: 'uncached' }] });
     await engine.search({ requests: [{ query: 'uncached' }] });
     expect(brave.requests).toHaveLength(2);
-  });
-});
-
-describe('repeated request bodies (searchBody)', () => {
-  /** An engine with the in-process cache, its log lines, what it reported, and how often the provider validated. */
-  function repeatingEngine(env: Record<string, string> = {}) {
-    const config = loadConfig({
-      OPENMATES_PROVIDER: 'brave',
-      BRAVE_SEARCH_API_KEY: brave.apiKey,
-      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
-      OPENMATES_CACHE_TTL_S: '60',
-      ...env,
-    });
-    const real = createConfiguredProvider(config);
-    const counted = { validations: 0 };
-    const provider: SearchProvider = Object.assign(Object.create(real) as SearchProvider, {
-      validate: (...args: Parameters<SearchProvider['validate']>) => {
-        counted.validations += 1;
-        return real.validate(...args);
-      },
-    });
-    const logs: string[] = [];
-    const events: string[] = [];
-    const observer: EngineObserver = {
-      providerCall: (id, outcome) => events.push(`call ${id} ${outcome}`),
-      cache: (result) => events.push(`cache ${result}`),
-      group: (code) => events.push(`group ${code}`),
-    };
-    const engine = createEngine({
-      config,
-      provider,
-      observer,
-      logger: createLogger({ level: 'debug', redact: (s) => s, destination: lineCollector(logs) }),
-      sleep: async () => {},
-    });
-    return { engine, logs, events, counted };
-  }
-
-  /** What a search logged and reported, with the parts that differ from one search to the next taken out. */
-  function trace(logs: string[], events: string[]) {
-    const lines = logs.splice(0).map((line) => {
-      const {
-        time: _time,
-        elapsed_ms: _elapsed,
-        request_id: _id,
-        ...rest
-      } = JSON.parse(line) as Record<string, unknown>;
-      return rest;
-    });
-    return { lines, events: events.splice(0) };
-  }
-
-  const text = JSON.stringify({
-    requests: [
-      { query: 'repeat a', count: 3 },
-      { query: 'repeat b', country: 'de' },
-    ],
-  });
-
-  it('answers a body seen before, from the same cache entries, with the JSON, logs and metrics a search anew gives', async () => {
-    const { engine, logs, events, counted } = repeatingEngine();
-    await engine.searchBody(text, { requestId: 'request-1' }); // misses: the provider answers
-    await engine.searchBody(text, { requestId: 'request-2' }); // hits, as every search would
-    expect(brave.requests).toHaveLength(2);
-    const validations = counted.validations;
-    logs.length = 0;
-    events.length = 0;
-
-    const repeated = await engine.searchBody(text, { requestId: 'request-3' });
-    expect(counted.validations).toBe(validations); // neither parsed nor validated again
-    const repeatedTrace = trace(logs, events);
-    const anew = await engine.searchJson(JSON.parse(text), { requestId: 'request-3' });
-    expect(counted.validations).toBe(validations + 2);
-    const anewTrace = trace(logs, events);
-
-    expect(repeated.json).toBe(anew.json);
-    expect(repeated.json).toBe(JSON.stringify(repeated.response));
-    expect(repeated.response).toEqual(anew.response);
-    expect(repeated.response.request_id).toBe('request-3');
-    expect(repeatedTrace).toEqual(anewTrace);
-    expect(repeatedTrace.events).toEqual(['cache hit', 'cache hit', 'group ok', 'group ok']);
-    expect(brave.requests).toHaveLength(2);
-    // Every answer is its own: another request id, and nothing a caller could change in the next one.
-    const next = await engine.searchBody(text, { requestId: 'a-request-id-of-another-length' });
-    expect(next.json).toBe(JSON.stringify({ ...anew.response, request_id: 'a-request-id-of-another-length' }));
-    expect(Object.isFrozen(next.response.results)).toBe(true);
-  });
-
-  it('asks the provider again once the entries its last answer came from are evicted', async () => {
-    const { engine, counted } = repeatingEngine();
-    await engine.searchBody(text);
-    await engine.searchBody(text);
-    expect(brave.requests).toHaveLength(2);
-    // The in-process cache keeps the 1,000 most recent calls: 1,000 others evict both.
-    for (let batch = 0; batch < 200; batch += 1)
-      await engine.search({ requests: [0, 1, 2, 3, 4].map((n) => ({ query: `evict ${batch} ${n}`, count: 1 })) });
-    brave.reset();
-    const validations = counted.validations;
-    const after = await engine.searchBody(text);
-    expect(brave.requests).toHaveLength(2);
-    expect(after.response.results.map((group) => group.results.length)).toEqual([3, 10]);
-    // Its new entries are used again from then on.
-    await engine.searchBody(text);
-    await engine.searchBody(text);
-    expect(brave.requests).toHaveLength(2);
-    expect(counted.validations).toBe(validations);
-  });
-
-  it('refuses a body that is not JSON, or not a valid request, as searchJson does', async () => {
-    const { engine } = repeatingEngine();
-    const notJson = await refused(engine.searchBody('{"requests": ['));
-    expect(notJson.code).toBe('invalid_request');
-    expect(notJson.issues).toEqual([{ path: '', message: 'the body is not valid JSON' }]);
-    const invalid = JSON.stringify({ requests: [{ query: '   ' }] });
-    for (let i = 0; i < 2; i += 1) {
-      const refusal = await refused(engine.searchBody(invalid));
-      expect(refusal.issues).toEqual((await refused(engine.searchJson(JSON.parse(invalid)))).issues);
-    }
-    expect(brave.requests).toHaveLength(0);
-  });
-
-  it('is searchJson without the in-process cache, and with onGroup', async () => {
-    const off = repeatingEngine({ OPENMATES_CACHE_TTL_S: '0' });
-    await off.engine.searchBody(text);
-    await off.engine.searchBody(text);
-    expect(brave.requests).toHaveLength(4);
-    expect(off.counted.validations).toBe(4);
-    const on = repeatingEngine();
-    await on.engine.searchBody(text);
-    await on.engine.searchBody(text);
-    const groups: number[] = [];
-    await on.engine.searchBody(text, { onGroup: (_group, index) => groups.push(index) });
-    expect(groups.sort()).toEqual([0, 1]);
   });
 });
 
@@ -442,7 +311,7 @@ describe('budgets over real HTTP (Brave fixture)', () => {
   it('exercise 1 at group scale: 20 then 5 of 25 source slots, in completion order, not request order', async () => {
     const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '25' });
     // The slow query is submitted first; the fast one completes first and is admitted first.
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { id: 'slow', query: 'delay400 alpha', count: 20 },
         { id: 'fast', query: 'beta', count: 20 },
@@ -468,7 +337,7 @@ describe('budgets over real HTTP (Brave fixture)', () => {
 
   it('gives the faster query its full share and the slower one the remainder, whichever is submitted first', async () => {
     const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '5' });
-    const fastFirst = await engine.search({
+    const { response: fastFirst } = await engine.search({
       requests: [
         { id: 'fast', query: 'gamma', count: 3 },
         { id: 'slow', query: 'delay300 delta', count: 3 },
@@ -478,7 +347,7 @@ describe('budgets over real HTTP (Brave fixture)', () => {
       ['fast', 3, undefined],
       ['slow', 2, 1],
     ]);
-    const slowFirst = await engine.search({
+    const { response: slowFirst } = await engine.search({
       requests: [
         { id: 'slow', query: 'delay300 delta', count: 3 },
         { id: 'fast', query: 'gamma', count: 3 },
@@ -493,7 +362,7 @@ describe('budgets over real HTTP (Brave fixture)', () => {
 
   it('spends one slot for a URL repeated across groups', async () => {
     const { engine } = braveEngine({ OPENMATES_MAX_SOURCES: '5' });
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'rust vec', count: 5 },
         { query: 'rust  vec', count: 5 },
@@ -506,7 +375,7 @@ describe('budgets over real HTTP (Brave fixture)', () => {
 
   it('keeps the debit of a failed call and spends no source for it', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'error500 x', count: 5 },
         { query: 'rust vec', count: 4 },
@@ -524,7 +393,7 @@ describe('output fitting', () => {
 
   it('fits the response under OPENMATES_MAX_RESPONSE_BYTES by cutting results from the end of the last group', async () => {
     const { engine } = braveEngine({ OPENMATES_MAX_RESPONSE_BYTES: String(MIN_MAX_RESPONSE_BYTES) });
-    const response = await engine.search(manyRequest);
+    const { response } = await engine.search(manyRequest);
     const json = JSON.stringify(response);
     expect(Buffer.byteLength(json, 'utf8')).toBeLessThanOrEqual(MIN_MAX_RESPONSE_BYTES);
     const cut = response.budget?.results_fitted_out ?? 0;
@@ -535,14 +404,14 @@ describe('output fitting', () => {
       expectedBraveResults('many e', 20 - cut).map((r) => r.url),
     );
     // The same search under the default ceiling is complete, and is deterministic.
-    const full = await braveEngine().engine.search(manyRequest);
+    const { response: full } = await braveEngine().engine.search(manyRequest);
     expect(full.results.map((g) => g.results.length)).toEqual([20, 20, 20, 20, 20]);
     expect(full.budget?.results_fitted_out).toBe(0);
     expect(Buffer.byteLength(JSON.stringify(full), 'utf8')).toBeGreaterThan(MIN_MAX_RESPONSE_BYTES);
-    const again = await engine.search(manyRequest);
+    const { response: again } = await engine.search(manyRequest);
     expect(again.results).toEqual(response.results);
-    // searchJson hands over the fitted response's JSON, the bytes a server sends.
-    const serialized = await engine.searchJson(manyRequest);
+    // search hands over the fitted response's JSON, the bytes a server sends.
+    const serialized = await engine.search(manyRequest);
     expect(serialized.json).toBe(JSON.stringify(serialized.response));
     expect(serialized.response.results).toEqual(response.results);
   });
@@ -557,12 +426,12 @@ describe('output fitting', () => {
 describe('the provider rate in process (OPENMATES_PROVIDER_RATE_PER_S)', () => {
   it('refuses at once, without a call, a query whose turn comes too late; Retry-After when all were refused', async () => {
     const { engine } = braveEngine({ OPENMATES_PROVIDER_RATE_PER_S: '1', OPENMATES_PROVIDER_TIMEOUT_MS: '1000' });
-    const first = await engine.searchJson({ requests: [{ query: 'a' }, { query: 'b' }, { query: 'c' }] });
+    const first = await engine.search({ requests: [{ query: 'a' }, { query: 'b' }, { query: 'c' }] });
     const codes = first.response.results.map((g) => g.error?.code ?? 'ok').sort();
     expect(codes).toEqual(['ok', 'provider_rate_limited', 'provider_rate_limited']);
     expect(brave.requests).toHaveLength(1);
     expect(first.retryAfterS).toBeUndefined();
-    const second = await engine.searchJson({ requests: [{ query: 'd' }] });
+    const second = await engine.search({ requests: [{ query: 'd' }] });
     expect(second.response.code).toBe('provider_rate_limited');
     expect(second.retryAfterS).toBeGreaterThanOrEqual(1);
     expect(brave.requests).toHaveLength(1);

@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer';
 import {
   ASSERTION_IDS,
   CONTRACT_FINGERPRINT,
@@ -19,24 +18,17 @@ import {
   type SkillInfo,
   type WebSearchResponse,
 } from '@openmates/contract';
-import { LRUCache } from 'lru-cache';
 import { BudgetSession } from './budget.ts';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { configSecrets, type EngineConfig } from './config.ts';
-import { describeIssues, EngineError, parseJsonBody } from './engine-error.ts';
+import { describeIssues, EngineError } from './engine-error.ts';
 import { fitResponseJson, ResponseTooLargeError } from './fit-response.ts';
 import { createRedactor, truncate } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
 import { providerIdentity } from './providers/registry.ts';
 import { newRequestId } from './request-id.ts';
-import {
-  type CachedCall,
-  createMemoryResultCache,
-  createRedisResultCache,
-  frozenCopy,
-  type ResultCache,
-} from './result-cache.ts';
+import { type CachedCall, createMemoryResultCache, createRedisResultCache, type ResultCache } from './result-cache.ts';
 import { appliesFreshness, candidateInScope, scopeOf } from './scope-filter.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 import {
@@ -104,25 +96,13 @@ export interface Engine {
   readonly providers: readonly SearchProvider[];
   readonly logger: Logger;
   /**
-   * Runs a batch: validates (contract and provider rules) before any call, fans the queries out
-   * concurrently, and resolves to a WebSearchResponse whose failed groups carry errors. Rejects
-   * with an EngineError for an invalid request (400), an unusable provider (503) or a bug (500).
+   * The engine's one entry point. Runs a batch: validates (contract and provider rules) before any
+   * call, fans the queries out concurrently, and resolves to the WebSearchResponse (failed groups
+   * carry errors) with its `JSON.stringify` as fitting measured it, so a caller that sends it on
+   * (the REST server) does not serialize it a second time. Rejects with an EngineError for an
+   * invalid request (400), an unusable provider (503) or a bug (500).
    */
-  search(input: unknown, options?: SearchOptions): Promise<WebSearchResponse>;
-  /**
-   * `search`, with the response's `JSON.stringify` as output fitting measured it, for a caller
-   * that sends it on (the REST server) without serializing it a second time.
-   */
-  searchJson(input: unknown, options?: SearchOptions): Promise<SearchJson>;
-  /**
-   * `searchJson` of a request body's JSON text (EngineError 400 when it is not JSON). A body
-   * byte-identical to a recent one is not parsed or validated again, and while the in-process
-   * cache still holds the very entries its last answer came from, that answer's JSON is sent
-   * again with this request's id: the same response, logs and metrics as answering it anew.
-   * Without the in-process cache (off, or in Redis), or with `onGroup`, it is `searchJson`. ADR 0058
-   * says why and what makes the resent bytes the ones a search anew would send.
-   */
-  searchBody(text: string, options?: SearchOptions): Promise<SearchJson>;
+  search(input: unknown, options?: SearchOptions): Promise<SearchJson>;
   /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */
   readonly redis: RedisLink | undefined;
   /** Replaces every configured secret in `text`. */
@@ -138,31 +118,6 @@ export interface SearchJson {
   json: string;
   /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited`. */
   retryAfterS?: number;
-}
-
-/** Longest request body `searchBody` remembers (UTF-16 units); longer ones are parsed every time. */
-const MAX_REPEATED_BODY_LENGTH = 4096;
-/** What the remembered bodies and their last answers may hold in all (UTF-16 units of text and JSON). */
-const MAX_REPEATED_BYTES = 8 * 1024 * 1024;
-
-/** A request body `searchBody` saw: its validated items (frozen), and its last answer while it can be sent again. */
-interface RepeatedBody {
-  readonly items: readonly NormalizedRequestItem[];
-  last?:
-    | {
-        /** The cache entry each group came from, in item order. */
-        entries: readonly Readonly<CachedCall>[];
-        /** The JSON before and after the request id's value. */
-        before: string;
-        after: string;
-        /** UTF-8 bytes of `before` and `after`. */
-        utf8: number;
-        /** The response, a frozen copy (its request id is replaced on every answer). */
-        response: WebSearchResponse;
-        /** The 'search finished' line's fields, but its time. */
-        finished: Record<string, unknown>;
-      }
-    | undefined;
 }
 
 /**
@@ -274,18 +229,6 @@ export function createEngine(options: EngineOptions): Engine {
           : createMemoryUpstreamGate(ratePerS, now, sleep);
     return { provider: member, timeoutMs, cache: memberCache, gate, keepUndated: appliesFreshness(member) };
   });
-  const first = members[0] as Member;
-  const cache = first.cache;
-  // Byte-identical request bodies, while the in-process cache answers them (see `searchBody`).
-  const repeats =
-    cache?.peek === undefined
-      ? undefined
-      : new LRUCache<string, RepeatedBody>({
-          maxSize: MAX_REPEATED_BYTES,
-          sizeCalculation: (body, text) =>
-            text.length + (body.last ? body.last.before.length + body.last.after.length : 0),
-        });
-
   function validate(input: unknown): NormalizedRequestItem[] {
     const normalized = normalizeRequest(input);
     if (!normalized.ok)
@@ -546,21 +489,17 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function searchJson(input: unknown, searchOptions: SearchOptions = {}): Promise<SearchJson> {
+  async function search(input: unknown, searchOptions: SearchOptions = {}): Promise<SearchJson> {
     const begun = begin(searchOptions);
-    return (await answer(validateLogged(input, begun.log), begun, searchOptions)).search;
+    return answer(validateLogged(input, begun.log), begun, searchOptions);
   }
 
-  /**
-   * Answers validated items: the calls (or cache hits), admission, fitting and the log line. Also
-   * returns, for `searchBody`, the cache entry each group was answered from (undefined for any
-   * other answer) and the finished line's fields.
-   */
+  /** Answers validated items: the calls (or cache hits), admission, fitting and the log line. */
   async function answer(
     items: readonly NormalizedRequestItem[],
     { requestId, log, started }: { requestId: string; log: Logger; started: number },
     searchOptions: SearchOptions,
-  ): Promise<{ search: SearchJson; entries: (Readonly<CachedCall> | undefined)[]; finished: Record<string, unknown> }> {
+  ): Promise<SearchJson> {
     const signal = searchOptions.signal ?? new AbortController().signal;
     signal.throwIfAborted();
     // The ceiling counts every provider of the chain: a group may call each of them.
@@ -571,7 +510,6 @@ export function createEngine(options: EngineOptions): Engine {
     const answeredBy: (number | undefined)[] = items.map(() => undefined);
     const groups: ResultGroup[] = items.map((item) => ({ id: item.id, results: [] }));
     const retryAfterMs: (number | undefined)[] = items.map(() => undefined);
-    const entries: (Readonly<CachedCall> | undefined)[] = items.map(() => undefined);
     const suggestions: { query: string; suggestions: unknown[] }[] = items.map((item) => ({
       query: item.query,
       suggestions: [],
@@ -589,9 +527,6 @@ export function createEngine(options: EngineOptions): Engine {
             group.error = outcome.error;
             retryAfterMs[index] = outcome.retryAfterMs;
           } else {
-            // Only the first provider's entries can answer a repeated body again (`searchBody`): a
-            // fresh search asks it first.
-            if (member === 0) entries[index] = outcome.entry;
             const { admitted, cut } = budget.admit(outcome.results, item.count);
             group.results = admitted;
             if (cut > 0) group.sources_cut = cut;
@@ -652,10 +587,9 @@ export function createEngine(options: EngineOptions): Engine {
     log.info({ ...finished, elapsed_ms: Math.round(now() - started) }, 'search finished');
     const rateLimitedOnly = groups.every((g) => g.error?.code === 'provider_rate_limited');
     const wait = Math.max(...retryAfterMs.map((ms) => ms ?? 0));
-    const search: SearchJson = rateLimitedOnly
+    return rateLimitedOnly
       ? { response: fitted, json, retryAfterS: Math.max(1, Math.ceil(wait / 1000)) }
       : { response: fitted, json };
-    return { search, entries, finished };
   }
 
   /**
@@ -672,88 +606,6 @@ export function createEngine(options: EngineOptions): Engine {
       if (!names.includes(name)) names.push(name);
     });
     return names.length > 0 ? names.join(', ') : provider.name;
-  }
-
-  /**
-   * A repeated body's last answer, when every group of it came from the in-process cache and
-   * fitting left nothing out: the same entries, still there, give the same response but for its
-   * request id (the same admission in the same order, and nothing to fit out while the JSON with
-   * another id is still under the ceiling), so the JSON around the request id is kept, with what
-   * its log lines said.
-   */
-  function lastAnswer(
-    answered: Awaited<ReturnType<typeof answer>>,
-    requestId: string,
-  ): RepeatedBody['last'] | undefined {
-    const { search, entries, finished } = answered;
-    const { response, json } = search;
-    const fittedOut = response.budget;
-    if (!entries.every((entry) => entry !== undefined) || search.retryAfterS !== undefined) return undefined;
-    if (!fittedOut || fittedOut.results_fitted_out + fittedOut.notes_fitted_out + fittedOut.suggestions_fitted_out > 0)
-      return undefined;
-    const id = `"request_id":${JSON.stringify(requestId)}`;
-    // The last match: only the budget's numbers follow the request id.
-    const at = json.lastIndexOf(id);
-    if (at < 0) return undefined;
-    const before = json.slice(0, at + '"request_id":'.length);
-    const after = json.slice(at + id.length);
-    return {
-      entries: entries as Readonly<CachedCall>[],
-      before,
-      after,
-      utf8: Buffer.byteLength(before) + Buffer.byteLength(after),
-      response: frozenCopy(response),
-      finished,
-    };
-  }
-
-  /** The last answer of `body` again, with this search's request id, when its cache entries are all still there. */
-  function repeatLast(
-    body: RepeatedBody,
-    begun: ReturnType<typeof begin>,
-    signal?: AbortSignal,
-  ): SearchJson | undefined {
-    const { last, items } = body;
-    if (!last || !cache?.peek) return undefined;
-    for (let index = 0; index < items.length; index += 1)
-      if (cache.peek(items[index] as NormalizedRequestItem) !== last.entries[index]) {
-        body.last = undefined;
-        return undefined;
-      }
-    const id = JSON.stringify(begun.requestId);
-    const json = last.before + id + last.after;
-    // Over the ceiling with this id (another length), fitting would cut: answered in full instead.
-    if (Math.max(json.length, last.utf8 + Buffer.byteLength(id)) > config.maxResponseBytes) return undefined;
-    signal?.throwIfAborted();
-    // What a search answered from the cache reports, in the same order.
-    last.entries.forEach((entry, group) => {
-      observer?.cache('hit');
-      begun.log.info({ event: 'provider_call', group, cache: 'hit', results: entry.results.length }, 'cache hit');
-    });
-    if (observer) for (const _ of items) observer.group('ok');
-    begun.log.info({ ...last.finished, elapsed_ms: Math.round(now() - begun.started) }, 'search finished');
-    return { response: { ...last.response, request_id: begun.requestId }, json };
-  }
-
-  async function searchBody(text: string, searchOptions: SearchOptions = {}): Promise<SearchJson> {
-    if (!repeats || searchOptions.onGroup || text.length > MAX_REPEATED_BODY_LENGTH)
-      return searchJson(parseJsonBody(text), searchOptions);
-    const begun = begin(searchOptions);
-    let body = repeats.get(text);
-    if (!body) {
-      body = { items: validateLogged(parseJsonBody(text), begun.log).map((item) => Object.freeze(item)) };
-      repeats.set(text, body);
-    }
-    const repeated = repeatLast(body, begun, searchOptions.signal);
-    if (repeated) return repeated;
-    const answered = await answer(body.items, begun, searchOptions);
-    body.last = lastAnswer(answered, begun.requestId);
-    if (body.last) repeats.set(text, body); // its size grew
-    return answered.search;
-  }
-
-  async function search(input: unknown, searchOptions?: SearchOptions): Promise<WebSearchResponse> {
-    return (await searchJson(input, searchOptions)).response;
   }
 
   function skillInfo(version: string): SkillInfo {
@@ -796,13 +648,10 @@ export function createEngine(options: EngineOptions): Engine {
     logger,
     redis,
     search,
-    searchJson,
-    searchBody,
     redact,
     skillInfo,
     async close() {
       for (const member of members) member.cache?.clear();
-      repeats?.clear();
       for (const member of chain) await member.close?.();
       await redis?.close();
     },

@@ -65,7 +65,7 @@ const searxngCalls = (query: string) => searxng.requests.filter((r) => r.query.q
 describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
   it('sends a group Brave fails to SearXNG at once, and says per group and in provider who answered', async () => {
     const { engine, sleeps } = chainEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { id: 'ok', query: 'rust vec', count: 3, filter_tabloids: false },
         { id: 'down', query: 'unavailable rust', count: 3, filter_tabloids: false },
@@ -91,7 +91,7 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
 
   it('names only the providers that answered, in request order, each once', async () => {
     const { engine } = chainEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'unavailable one', count: 2, filter_tabloids: false },
         { query: 'plain two', count: 2, filter_tabloids: false },
@@ -104,7 +104,7 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
 
   it("gives a group every provider failed the last provider's error, and the first provider's name as provider", async () => {
     const { engine } = chainEngine();
-    const response = await engine.search({ requests: [{ query: 'error500 both', filter_tabloids: false }] });
+    const { response } = await engine.search({ requests: [{ query: 'error500 both', filter_tabloids: false }] });
     const [group] = response.results;
     expect(group?.error?.code).toBe('provider_error');
     expect(group?.error?.message).toMatch(/SearXNG/);
@@ -126,7 +126,9 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
 
   it('fails over on provider_auth too, with a warning in the log', async () => {
     const { engine, logs } = chainEngine();
-    const response = await engine.search({ requests: [{ query: 'badkey rust', count: 2, filter_tabloids: false }] });
+    const { response } = await engine.search({
+      requests: [{ query: 'badkey rust', count: 2, filter_tabloids: false }],
+    });
     expect(response.results[0]?.provider).toBe('SearXNG');
     expect(response.results[0]?.error).toBeUndefined();
     const warning = logs.map((l) => JSON.parse(l)).find((l) => l.event === 'failover' && l.code === 'provider_auth');
@@ -135,7 +137,7 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
 
   it('skips a later provider that cannot apply an option the group uses (a date range on SearXNG)', async () => {
     const { engine, logs } = chainEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [{ query: 'unavailable dated', freshness: '2025-01-01..2025-06-30', filter_tabloids: false }],
     });
     const [group] = response.results;
@@ -150,7 +152,9 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     const { engine } = chainEngine({}, () => 1_000);
     await engine.search({ requests: [{ query: 'ratelimit first', count: 2, filter_tabloids: false }] });
     brave.reset();
-    const response = await engine.search({ requests: [{ query: 'plain later', count: 2, filter_tabloids: false }] });
+    const { response } = await engine.search({
+      requests: [{ query: 'plain later', count: 2, filter_tabloids: false }],
+    });
     expect(response.results[0]?.provider).toBe('SearXNG');
     expect(brave.requests).toHaveLength(0);
     expect(response.budget?.calls_used).toBe(1);
@@ -159,10 +163,10 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
   it('still serves a paused provider’s cached answer (a pause keeps calls away, not the cache)', async () => {
     const { engine } = chainEngine({ OPENMATES_CACHE_TTL_S: '300' }, () => 1_000);
     const plain = { requests: [{ query: 'plain cached', count: 2, filter_tabloids: false }] };
-    expect((await engine.search(plain)).results[0]?.provider).toBe('Brave Search');
+    expect((await engine.search(plain)).response.results[0]?.provider).toBe('Brave Search');
     await engine.search({ requests: [{ query: 'ratelimit pause', count: 2, filter_tabloids: false }] });
     brave.reset();
-    const again = await engine.search(plain);
+    const { response: again } = await engine.search(plain);
     expect(again.results[0]?.provider).toBe('Brave Search');
     expect(brave.requests).toHaveLength(0);
     expect(searxngCalls('plain cached')).toBe(0);
@@ -172,7 +176,7 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     // Each reading of the clock is a second later: by the time Brave has failed, the deadline is past.
     let t = 0;
     const { engine, logs } = chainEngine({ OPENMATES_REQUEST_DEADLINE_MS: '1500' }, () => (t += 1_000));
-    const response = await engine.search({ requests: [{ query: 'unavailable late', filter_tabloids: false }] });
+    const { response } = await engine.search({ requests: [{ query: 'unavailable late', filter_tabloids: false }] });
     expect(response.results[0]?.error?.code).toBe('provider_unavailable');
     expect(response.results[0]?.provider).toBe('Brave Search');
     expect(searxng.requests).toHaveLength(0);
@@ -226,7 +230,7 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
       OPENMATES_LOG_LEVEL: 'silent',
     });
     const engine = createEngine({ config, provider: createConfiguredProviders(config), sleep: async () => {} });
-    const response = await engine.search({ requests: [{ query: 'rust' }, { query: 'unavailable rust' }] });
+    const { response } = await engine.search({ requests: [{ query: 'rust' }, { query: 'unavailable rust' }] });
     expect(response.results.every((g) => !('provider' in g))).toBe(true);
     expect(response.provider).toBe('Brave Search');
     expect(engine.skillInfo('test').providers.map((p) => p.id)).toEqual(['brave']);
@@ -238,13 +242,15 @@ describe('a chain of providers (OPENMATES_PROVIDER=brave,searxng)', () => {
     writeFileSync(index, 'not sqlite at all, only some text that fills the header bytes of a file');
     try {
       const first = chainEngine({ OPENMATES_PROVIDER: 'local,searxng', OPENMATES_INDEX: index });
-      const response = await first.engine.search({ requests: [{ query: 'rust vec', count: 2 }] });
+      const { response } = await first.engine.search({ requests: [{ query: 'rust vec', count: 2 }] });
       expect(response.results.map((g) => [g.provider, g.error?.code])).toEqual([['SearXNG', undefined]]);
       expect(urls(response.results[0]?.results)).toEqual(urls(expectedSearxngResults('rust vec', 1, 2)));
       expect(first.logs.join('\n')).toContain('"code":"not_configured"');
       // Last in the chain: the group fails as unavailable, beside the groups that were answered.
       const last = chainEngine({ OPENMATES_PROVIDER: 'brave,local', OPENMATES_INDEX: index });
-      const both = await last.engine.search({ requests: [{ query: 'rust vec' }, { query: 'unavailable rust' }] });
+      const { response: both } = await last.engine.search({
+        requests: [{ query: 'rust vec' }, { query: 'unavailable rust' }],
+      });
       expect(both.results.map((g) => [g.provider, g.error?.code])).toEqual([
         ['Brave Search', undefined],
         ['Local index', 'provider_unavailable'],

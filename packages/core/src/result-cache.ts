@@ -7,8 +7,6 @@ import type { RedisLink } from './shared/redis-link.ts';
 export interface CachedCall {
   results: WebSearchResult[];
   suggestions: unknown[];
-  /** On a hit from the in-process cache: the entry itself (frozen), to compare with `peek` later. */
-  entry?: Readonly<CachedCall>;
 }
 
 /**
@@ -18,11 +16,6 @@ export interface CachedCall {
  */
 export interface ResultCache {
   get(item: NormalizedRequestItem): Promise<CachedCall | undefined>;
-  /**
-   * The in-process cache only: the entry a `get` of `item` would answer from now, itself (frozen),
-   * synchronously; an entry replaced or expired since is a different object or undefined.
-   */
-  peek?(item: NormalizedRequestItem): Readonly<CachedCall> | undefined;
   set(item: NormalizedRequestItem, value: CachedCall): Promise<void>;
   clear(): void;
 }
@@ -53,20 +46,10 @@ export function frozenCopy<T>(value: T): T {
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
   const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${cacheIdentity(item)}`;
-  // The keys of frozen items (a repeated request's, see `searchBody`), which `peek` is asked for again and again.
-  const keys = new WeakMap<NormalizedRequestItem, string>();
   return {
     async get(item) {
       const hit = lru.get(key(item));
-      return hit && { results: [...hit.results], suggestions: [...hit.suggestions], entry: hit };
-    },
-    peek(item) {
-      let known = keys.get(item);
-      if (known === undefined) {
-        known = key(item);
-        if (Object.isFrozen(item)) keys.set(item, known);
-      }
-      return lru.get(known);
+      return hit && { results: [...hit.results], suggestions: [...hit.suggestions] };
     },
     async set(item, value) {
       const entry = frozenCopy(value);

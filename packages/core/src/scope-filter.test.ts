@@ -132,7 +132,9 @@ describe('Brave: freshness and domains', () => {
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
     // 45 words and "(site:a.example OR site:b.example OR site:c.example)": 50 words, accepted.
     const three = ['a.example', 'b.example', 'c.example'];
-    const accepted = await engine.search({ requests: [{ query: words(45), include_domains: three, count: 1 }] });
+    const { response: accepted } = await engine.search({
+      requests: [{ query: words(45), include_domains: three, count: 1 }],
+    });
     expect(accepted.results).toHaveLength(1);
     const error = await refused(
       engine.search({
@@ -159,7 +161,7 @@ describe('Brave: freshness and domains', () => {
 
   it('filters a provider that leaks: only the included domain and its subdomains, whatever Brave returned', async () => {
     const { engine, logs } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [
         { query: 'scope include', include_domains: ['Docs.Example.ORG'], count: 10 },
         { query: 'scope exclude', exclude_domains: ['docs.example.org'], count: 20 },
@@ -186,7 +188,7 @@ describe('Brave: freshness and domains', () => {
   it('asks for the next page (offset) when the first leaves fewer than count in scope', async () => {
     const { engine } = braveEngine();
     // a.docs.example.org is 3 of every 20 results of the scope scenario.
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [{ query: 'scope paging', include_domains: ['a.docs.example.org'], count: 5, filter_tabloids: false }],
     });
     expect(brave.requests.map((r) => [r.query.offset ?? '0', r.query.count])).toEqual([
@@ -200,7 +202,7 @@ describe('Brave: freshness and domains', () => {
 
   it('answers with fewer results and no error when the provider runs out', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [{ query: 'scope out', include_domains: ['a.docs.example.org'], count: 10, filter_tabloids: false }],
     });
     const group = response.results[0];
@@ -213,7 +215,7 @@ describe('Brave: freshness and domains', () => {
 
   it('removes a result whose page_age is outside the range, and keeps an undated one (Brave filtered)', async () => {
     const { engine } = braveEngine();
-    const response = await engine.search({
+    const { response } = await engine.search({
       requests: [{ query: 'scope dates', freshness: '2025-01-01..2025-01-05', count: 20, filter_tabloids: false }],
     });
     expect(brave.requests[0]?.query.freshness).toBe('2025-01-01to2025-01-05');
@@ -283,7 +285,7 @@ describe('the cache', () => {
     await ask({ exclude_domains: ['docs.example.org'] });
     await ask({ freshness: 'week' });
     const before = brave.requests.length;
-    const again = await ask({ include_domains: ['Docs.Example.org'] });
+    const { response: again } = await ask({ include_domains: ['Docs.Example.org'] });
     expect(brave.requests.length).toBe(before);
     expect(hostsOf(again.results[0]).sort()).toEqual(['a.docs.example.org', 'docs.example.org']);
     expect(new Set(brave.requests.map((r) => `${r.query.q} ${r.query.freshness ?? ''}`)).size).toBe(4);
@@ -311,7 +313,9 @@ describe('SearXNG: freshness and domains', () => {
   it('pages (pageno) while too few results are in scope, within the budget, and answers fewer without an error', async () => {
     const { engine } = searxngEngine();
     // The fixture's ordinary results are all on example.net: none is in this scope.
-    const response = await engine.search({ requests: [{ query: 'css grid', include_domains: ['elsewhere.example'] }] });
+    const { response } = await engine.search({
+      requests: [{ query: 'css grid', include_domains: ['elsewhere.example'] }],
+    });
     const pages = searxng.requests.filter((r) => r.path.endsWith('/search')).map((r) => r.query.pageno);
     expect(pages).toEqual(['1', '2', '3']);
     expect(response.results[0]).toEqual({ id: 1, results: [] });
@@ -332,7 +336,7 @@ describe('SearXNG: freshness and domains', () => {
   it('removes a result whose publishedDate is outside the range', async () => {
     const { engine } = searxngEngine();
     // The dated scenario dates its results on the 15th of 2026's months; the month before 2026-03-20 holds 2026-03-15 only.
-    const response = await engine.search({ requests: [{ query: 'dated things', freshness: 'month', count: 10 }] });
+    const { response } = await engine.search({ requests: [{ query: 'dated things', freshness: 'month', count: 10 }] });
     const ages = response.results[0]?.results.map((r) => r.age) ?? [];
     expect(ages.length).toBeGreaterThan(0);
     expect(new Set(ages)).toEqual(new Set(['2026-03-15']));
@@ -354,7 +358,7 @@ describe('OpenAI hosted search: freshness and domains', () => {
       { path: 'requests[0].freshness', message: expect.stringMatching(/freshness.*OpenAI/) },
     ]);
     expect(openai.requests).toHaveLength(0);
-    const response = await engine.search({ requests: [{ query: 'css grid', exclude_domains: ['example.org'] }] });
+    const { response } = await engine.search({ requests: [{ query: 'css grid', exclude_domains: ['example.org'] }] });
     expect(response.results[0]?.error).toBeUndefined();
     for (const result of response.results[0]?.results ?? [])
       expect(new URL(result.url).hostname.endsWith('example.org')).toBe(false);
@@ -376,7 +380,7 @@ describe('the local index: host and published', () => {
       index.close();
       const { engine } = engineFor({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: path });
       try {
-        const response = await engine.search({
+        const { response } = await engine.search({
           requests: [
             { query: 'otter', include_domains: ['docs.example.org'] },
             { query: 'otter', include_domains: ['docs.example.org'], freshness: 'week' },

@@ -7,7 +7,7 @@ export function engineBackend(engine: Engine): SearchBackend {
     async search(input, { signal, onGroup }) {
       const requestId = crypto.randomUUID();
       try {
-        const response = await engine.search(input, {
+        const { response } = await engine.search(input, {
           requestId,
           signal,
           ...(onGroup ? { onGroup: (group) => onGroup(group) } : {}),

@@ -325,13 +325,12 @@ export function createApiCore(
         // The stream writes its log line when it ends.
         if (response.body instanceof ReadableStream) return response;
       } else {
-        // The engine hands over the JSON it measured when fitting the response: serialized once
-        // (and a body repeated while its answer is cached is not even parsed again: `searchBody`).
+        // The engine hands over the JSON it measured when fitting the response: serialized once.
         const {
           response: answer,
           json,
           retryAfterS,
-        } = await engine.searchBody(text, {
+        } = await engine.search(parseJsonBody(text), {
           requestId,
           signal: request.signal,
         });
@@ -370,7 +369,7 @@ export function createApiCore(
     // Events from before the stream exists (a cache hit answers within the same tick) wait here.
     const early: string[] = [];
     let push: (text: string) => void = (text) => early.push(text);
-    const search = engine.searchJson(body, {
+    const search = engine.search(body, {
       requestId,
       signal: aborter.signal,
       onGroup: (group) => push(sseEvent('group', JSON.stringify(group))),

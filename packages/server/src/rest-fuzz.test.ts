@@ -275,7 +275,7 @@ async function inProcess(text: string): Promise<{ status: number; body: unknown 
     return undefined; // the transport's refusal; the engine never sees such a body
   }
   try {
-    const { json } = await server.engine.searchJson(input);
+    const { json } = await server.engine.search(input);
     const body = JSON.parse(json) as { results: { error?: unknown }[] };
     return { status: searchStatus(body.results), body };
   } catch (error) {

@@ -85,7 +85,7 @@ export const appRouter = t.router({
       .output(WebSearchResponseSchema)
       .mutation(async ({ input, ctx }) => {
         try {
-          return await ctx.engine.search(input, { requestId: ctx.requestId, signal: ctx.signal });
+          return (await ctx.engine.search(input, { requestId: ctx.requestId, signal: ctx.signal })).response;
         } catch (error) {
           if (error instanceof EngineError)
             throw new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });

@@ -37,7 +37,7 @@ export async function searchInProcess(
       ...(live.signal ? { signal: live.signal } : {}),
       ...(live.onGroup ? { onGroup: live.onGroup } : {}),
     };
-    return { kind: 'response', response: await engine.search(request, options) };
+    return { kind: 'response', response: (await engine.search(request, options)).response };
   } catch (error) {
     if (live.signal?.aborted) return { kind: 'aborted' };
     if (!(error instanceof EngineError)) throw error;

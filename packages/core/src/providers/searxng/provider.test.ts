@@ -254,21 +254,21 @@ describe('SearXNG through the engine', () => {
 
   it('counts every page as a call of the request’s budget', async () => {
     const { engine: e } = engine();
-    const response = await e.search({ requests: [{ query: 'rust', count: 20 }] });
+    const { response } = await e.search({ requests: [{ query: 'rust', count: 20 }] });
     expect(response.results[0]?.results).toHaveLength(20);
     expect(response.budget?.calls_used).toBe(SEARXNG_MAX_PAGES);
   });
 
   it('a first page past the per-call timeout is provider_timeout', async () => {
     const { engine: e } = engine({ OPENMATES_PROVIDER_TIMEOUT_MS: '50' });
-    const response = await e.search({ requests: [{ query: 'slow x' }] });
+    const { response } = await e.search({ requests: [{ query: 'slow x' }] });
     expect(response.results[0]?.error?.code).toBe('provider_timeout');
   });
 
   it('a later page past its own timeout ends paging and keeps the earlier pages', async () => {
     // The fixture holds page 2 until the client leaves; page 1 answers at once.
     const { engine: e } = engine({ OPENMATES_PROVIDER_TIMEOUT_MS: '1000' });
-    const response = await e.search({ requests: [{ query: 'slowlater x' }] });
+    const { response } = await e.search({ requests: [{ query: 'slowlater x' }] });
     expect(response.results[0]?.error).toBeUndefined();
     expect(response.results[0]?.results.map((r) => r.url)).toEqual(
       expectedSearxngResults('slowlater x', 1, 10).map((r) => r.url),
@@ -278,7 +278,7 @@ describe('SearXNG through the engine', () => {
 
   it('never lets the credentials out: results, suggestions, errors and logs', async () => {
     const { engine: e, lines } = engine();
-    const response = await e.search({
+    const { response } = await e.search({
       requests: [{ query: 'leak x' }, { query: 'unresponsive x' }, { query: 'error500 x' }],
     });
     const authorization = Buffer.from(`${SEARXNG_FIXTURE_USER}:${SEARXNG_CANARY_PASSWORD}`).toString('base64');
