@@ -8,11 +8,12 @@ export {
   loadConfig,
   SELECTION_ENVIRONMENT,
 } from './config.ts';
-export { createEngine, type Engine, type EngineObserver } from './engine.ts';
+export { createEngine, type Engine, type EngineObserver, type SearchJson } from './engine.ts';
 export { describeIssues, EngineError, errorResponse, parseJsonBody } from './engine-error.ts';
 export { createRedactor } from './hygiene/index.ts';
 export { createLogger, type Logger, lineCollector } from './logger.ts';
-export { type DoctorCheck, type ProviderContext, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
+export type { Clock } from './pipeline/members.ts';
+export { type DoctorCheck, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
 export {
   createLocalProvider,
   defaultIndexPath,

@@ -1,11 +1,5 @@
-import type {
-  GroupErrorCode,
-  Issue,
-  NormalizedRequestItem,
-  ProviderId,
-  RequestOption,
-  SkillInfo,
-} from '@openmates/contract';
+import type { GroupErrorCode, NormalizedRequestItem, ProviderId, RequestOption, SkillInfo } from '@openmates/contract';
+import type { HttpAnswer, HttpGetClient } from './providers/shared/http-get.ts';
 
 /**
  * How a provider writes its text fields, taken from the provider's own documentation:
@@ -66,46 +60,145 @@ export interface ProviderQuery extends NormalizedRequestItem {
   fetchCount: number;
 }
 
-export interface ProviderContext {
-  /** Aborted on the per-call timeout or when the caller gives up. */
-  signal: AbortSignal;
-  /** Milliseconds since an arbitrary origin; injectable so tests never depend on wall time. */
-  now: () => number;
-  /** Waits `ms` (or until `signal` aborts); injectable for tests of retry delays. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+/**
+ * What a provider can do, as data: the call pipeline, validation, skill info, the GUI's controls and
+ * failover all read it, so a provider states each capability once (ADR 0075).
+ */
+export interface Capabilities {
+  /** Request options the provider applies itself. */
+  readonly honoured: readonly RequestOption[];
+  /** Options applied only in some cases (not in `honoured`), with when, for skill info. */
+  readonly conditional?: NonNullable<SkillInfo['options']['conditional']>;
   /**
-   * Asks for one more provider call for the same query (a further page): the engine debits the
-   * request's call budget and resolves to that call's own signal, aborted by its own per-call
-   * timeout or when the caller gives up (then `signal` aborts too). So every page counts as a call,
-   * and a page that times out can end paging while earlier pages are kept. Undefined when the
-   * budget is spent: the provider then stops and answers with what it has. The first call is
-   * debited before `search` runs and uses `signal`. Absent outside the engine (doctor, unit tests):
-   * use `signal` for every call.
+   * What it cannot apply: each refusal is checked before any call (a 400 naming the field and the
+   * provider), listed in skill info when it has a `rule`, and makes failover skip this provider.
    */
-  nextCall?: () => Promise<AbortSignal | undefined>;
+  readonly refuses?: readonly Refusal[];
+  /** The `search_lang` codes it supports, when not every ISO 639-1 code (others are refused). */
+  readonly languages?: readonly string[];
+  /** Limits on the query as sent (its domain operators included), when the provider has them. */
+  readonly query?: QueryLimits;
   /**
-   * With a domain or time scope: true for a candidate the engine will keep (its host and date in
-   * scope), so a provider that pages counts only these toward `fetchCount` and asks for a further
-   * page (through `nextCall`) while too few are in scope. Undefined without a scope.
+   * Paging: most calls one query may make (each a call of the request's budget), and the results
+   * one call can hold (pages are asked for `fetchCount` in steps of it). Default: one call.
    */
-  inScope?: (candidate: RawCandidate) => boolean;
-  /** Milliseconds since the epoch (wall time, UTC): what "today" is for a date range's open end. Default `Date.now`. */
-  wallClock?: () => number;
-  /** When this call must be over, on the `now()` clock; a wait that would end later is not worth starting. */
-  deadline?: number;
+  readonly paging?: { readonly maxPages: number; readonly perPage?: number; readonly scopePages?: number };
+  /** The retry rule's numbers for this provider (ADR 0075). */
+  readonly retry: RetryPolicy;
+  /** Largest answer body read, in bytes. */
+  readonly maxBodyBytes?: number;
+}
+
+/** An option value the provider cannot apply. */
+export interface Refusal {
+  readonly option: RequestOption;
+  /** True when `item` asks for it. */
+  readonly applies: (item: NormalizedRequestItem) => boolean;
+  /** Why, as the issue says it ("its hosted search has no date filter"). */
+  readonly reason: string;
+  /** The option as the issue names it, when more than the field (`safesearch "strict"`). */
+  readonly label?: string;
+  /** Skill info's rule; without one the refusal is not listed as unsupported (a conditional option). */
+  readonly rule?: string;
+}
+
+/** Limits on the query a provider is sent. */
+export interface QueryLimits {
+  readonly maxWords: number;
+  readonly maxLength: number;
+  /** The query as sent, domain operators included. */
+  readonly sent: (item: {
+    readonly query: string;
+    readonly include_domains?: readonly string[] | undefined;
+    readonly exclude_domains?: readonly string[] | undefined;
+  }) => string;
+}
+
+/**
+ * When a call is tried again: a 429 or 503 whose wait (`Retry-After`, or what the answer names)
+ * fits the call's remaining time is waited and retried, at most `maxRetries` times, unless another
+ * provider of the chain stands behind. A 429 that names no wait takes `unnamed`. Nothing else is
+ * retried.
+ */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  /** Longest wait worth retrying after (a longer one fails at once). */
+  readonly maxWaitMs: number;
+  /** A 429 naming no wait: whether to retry (after `waitMs`), and how long every replica pauses. */
+  readonly unnamed: { readonly retry: boolean; readonly waitMs: number; readonly pauseMs: number };
+}
+
+/** One page a provider is asked for. */
+export interface PageRequest {
+  /** 0 for the first page. */
+  readonly page: number;
+  /** True when the query has a domain or time scope (pages are then full ones: filtering removes part of each). */
+  readonly scoped: boolean;
+  /** Wall time in ms since the epoch: what "today" is for a date range's open end. */
+  readonly wallClock: number;
+}
+
+/** A plain HTTP GET, as a translator describes it. */
+export interface HttpRequest {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One parsed answer page. */
+export interface AnswerPage {
+  readonly candidates: readonly RawCandidate[];
+  /** Suggestions it carries (read from the first page only). */
+  readonly suggestions?: readonly unknown[];
+  /** True when a further page may hold more. */
+  readonly more: boolean;
   /**
-   * Waits for the provider's shared rate before a further request of this call (a retry, a page);
-   * the engine took the first turn. Throws ProviderError `provider_rate_limited` past the deadline.
+   * Why finding nothing at all is the provider's failure, not an answer (SearXNG: engines that did
+   * not respond): the group then fails as `provider_unavailable` with this message.
    */
-  acquire?: () => Promise<void>;
-  /** Reports a provider 429 asking to wait `ms` (undefined: it named no time), so every replica pauses. */
-  pause?: (ms: number | undefined) => Promise<void>;
+  readonly emptyBecause?: string;
+}
+
+/** What the provider's answer says about its rate limits. */
+export interface RateLimitHints {
+  /** The wait it names (`Retry-After`, or an exhausted window's reset), in ms. */
+  readonly waitMs?: number;
+  /** Requests left in its current quota window. */
+  readonly remaining?: number;
+}
+
+/**
+ * A provider whose query is one HTTP exchange per page: the pipeline sends what `buildRequest`
+ * describes and hands `parseAnswer` the JSON; timeouts, retries, rate limits, paging and the bounded
+ * read are the pipeline's.
+ */
+export interface HttpTranslator {
+  readonly kind: 'http';
+  /** The keep-alive client for the provider's origin (made on first use). */
+  client(): HttpGetClient;
+  buildRequest(query: ProviderQuery, page: PageRequest): HttpRequest;
+  /** The page a 2xx JSON answer holds, or undefined when it is not of the expected shape. */
+  parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): AnswerPage | undefined;
+  /** What an answer's headers say about rate limits (default: `Retry-After` only). */
+  rateLimit?(answer: Pick<HttpAnswer, 'header'>): RateLimitHints;
   /**
-   * True when another provider of the chain stands behind this one for this query: a failure a
-   * short wait might cure (a 429) fails at once instead of being retried, and the query goes on
-   * to the next provider.
+   * The provider's own wording of a refusal (a status and, when it sent JSON, its body), or
+   * undefined for the pipeline's generic one. Never upstream text.
    */
-  failover?: boolean;
+  refusal?(status: number, body: unknown): ProviderError | undefined;
+  /** Said when a 2xx answer is not JSON (default: "… answered with something other than JSON."). */
+  readonly notJson?: string;
+}
+
+/** What a `run` hook gets from the pipeline: the call's signal (timeout and caller) and the wall clock. */
+export interface RunCall {
+  readonly signal: AbortSignal;
+  readonly wallClock: number;
+}
+
+/** A provider that is not one HTTP exchange (the local index; OpenAI's streamed receipts). */
+export interface RunHook {
+  readonly kind: 'run';
+  run(query: ProviderQuery, call: RunCall): Promise<ProviderAnswer>;
 }
 
 /**
@@ -149,8 +242,8 @@ export interface DoctorCheck {
 }
 
 /**
- * A search provider. Adding a provider is one file implementing this interface and one line in
- * the provider registry.
+ * A search provider: who it is, what it can do (its capability table) and how a query is
+ * translated for it. It imports nothing from the engine and gets no callbacks from it.
  */
 export interface SearchProvider {
   readonly id: ProviderId;
@@ -158,27 +251,10 @@ export interface SearchProvider {
   readonly name: string;
   /** Where queries go, for disclosure: a host, or `this machine`. */
   readonly recipient: string;
-  /** Request options this provider honours. */
-  readonly honoured: readonly RequestOption[];
-  /** Option values refused at validation, with the rule, for skill info. */
-  readonly unsupported: SkillInfo['options']['unsupported'];
-  /** Options honoured only in some cases (not in `honoured`), with when, for skill info. */
-  readonly conditional?: NonNullable<SkillInfo['options']['conditional']>;
-  /**
-   * Most provider calls one query may make (SearXNG: one per page); the request's call budget is
-   * this times the batch limit. Default 1.
-   */
-  readonly maxCallsPerQuery?: number;
-  /** The `search_lang` codes it supports, when not every ISO 639-1 code. */
-  readonly languages?: readonly string[];
-  /** Most words per query, when the provider limits it. */
-  readonly maxQueryWords?: number;
-  /** Provider-specific request rules; issues name the field and the provider. Runs before any call. */
-  validate(item: NormalizedRequestItem, index: number): Issue[];
-  /** Runs one query. Throws ProviderError (or ProviderNotConfiguredError); never returns raw errors. */
-  search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer>;
+  readonly capabilities: Capabilities;
+  readonly translator: HttpTranslator | RunHook;
   /** Extra `openmates doctor` checks (reachability, index size). */
-  doctor?(context: ProviderContext): Promise<DoctorCheck[]>;
+  doctor?(signal: AbortSignal): Promise<DoctorCheck[]>;
   /**
    * Gets ready to serve without any paid or remote call (the local index opens and builds its demo
    * corpus); a server's readiness waits for it. Throws ProviderNotConfiguredError when it cannot.

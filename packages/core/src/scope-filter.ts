@@ -1,6 +1,6 @@
 import { freshnessWindow, hostInDomain, type NormalizedRequestItem, parseFreshness } from '@openmates/contract';
 import { admitParsedUrl } from './hygiene/index.ts';
-import type { RawCandidate, SearchProvider } from './provider.ts';
+import type { RawCandidate } from './provider.ts';
 
 /**
  * A query's scope as the engine enforces it on every result, whatever the provider did: the
@@ -18,14 +18,6 @@ export interface ResultScope {
 
 /** Why a result is outside its query's scope, or `undefined` when it is inside. */
 export type ScopeMiss = 'domain' | 'date' | undefined;
-
-/** True when the provider applies `freshness` itself (honoured, or honoured in some cases). */
-export function appliesFreshness(provider: Pick<SearchProvider, 'honoured' | 'conditional'>): boolean {
-  return (
-    provider.honoured.includes('freshness') ||
-    (provider.conditional ?? []).some((entry) => entry.option === 'freshness')
-  );
-}
 
 /** The scope of `item` at wall time `now` (ms since the epoch), or `undefined` when it has none. */
 export function scopeOf(item: NormalizedRequestItem, now: number, keepUndated: boolean): ResultScope | undefined {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { buildResults } from '../../src/build-results.ts';
 import { htmlToText } from '../../src/hygiene/index.ts';
-import type { ProviderContext } from '../../src/provider.ts';
+import { queryProvider } from '../../src/pipeline/query-provider.ts';
 import type { LocalProvider } from '../../src/providers/local/index.ts';
 import type { JudgedQuery } from './judged-queries.ts';
 
@@ -14,26 +14,21 @@ import type { JudgedQuery } from './judged-queries.ts';
 /** Results looked at per query; MRR counts a page found below this as not found. */
 export const DEPTH = 10;
 
-const context: ProviderContext = { signal: new AbortController().signal, now: () => 0, sleep: async () => {} };
-
 /** The result URLs and titles a caller gets for `query`, best first. */
 export async function searchAsCaller(
   provider: LocalProvider,
   query: string,
   depth = DEPTH,
 ): Promise<{ url: string; title: string; description: string }[]> {
-  const answer = await provider.search(
-    {
-      id: 1,
-      query,
-      count: depth,
-      fetchCount: depth,
-      country: 'US',
-      safesearch: 'moderate',
-      filter_tabloids: false,
-    },
-    context,
-  );
+  const answer = await queryProvider(provider, {
+    id: 1,
+    query,
+    count: depth,
+    fetchCount: depth,
+    country: 'US',
+    safesearch: 'moderate',
+    filter_tabloids: false,
+  });
   return buildResults(answer.candidates, { filterTabloids: false, redact: (text) => text }).results;
 }
 

@@ -1,5 +1,5 @@
 import type { ProviderId } from '@openmates/contract';
-import type { DoctorCheck, ProviderContext, SearchProvider } from '../provider.ts';
+import type { DoctorCheck, SearchProvider } from '../provider.ts';
 import type { Env, EnvTable } from '../shared/env-schema.ts';
 import type { HttpGetClientFactory } from './shared/http-get.ts';
 
@@ -40,5 +40,5 @@ export interface ProviderModule<C> {
   /** `openmates doctor`'s checks of the configuration alone (no network), `env` as given. */
   configurationChecks(config: C, env: Env): DoctorCheck[];
   /** A check that runs a real, billed call (`openmates doctor --live`). */
-  liveProbe?(config: C, context: ProviderContext): Promise<DoctorCheck[]>;
+  liveProbe?(config: C, signal: AbortSignal): Promise<DoctorCheck[]>;
 }

@@ -10,6 +10,7 @@ import {
   startBraveFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryProvider } from '../../pipeline/query-provider.ts';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
@@ -55,7 +56,8 @@ const providerFailure = (promise: Promise<unknown>) => rejectionOf(promise, Prov
 
 describe('Brave provider: requests', () => {
   it('sends the query with mapped options, the token header and Accept: application/json', async () => {
-    await provider().search(
+    await queryProvider(
+      provider(),
       query('rust traits', { country: 'DE', search_lang: 'ja', safesearch: 'strict' }),
       context().context,
     );
@@ -79,20 +81,20 @@ describe('Brave provider: requests', () => {
   it("maps ISO 639-1 codes to Brave's own where they differ, and omits search_lang when none was given", async () => {
     const brave = provider();
     for (const lang of ['zh', 'pt', 'no', 'en', 'de']) {
-      await brave.search(query('x', { search_lang: lang }), context().context);
+      await queryProvider(brave, query('x', { search_lang: lang }), context().context);
     }
-    await brave.search(query('x', { country: 'ALL' }), context().context);
+    await queryProvider(brave, query('x', { country: 'ALL' }), context().context);
     expect(fixture.requests.map((r) => r.query.search_lang)).toEqual(['zh-hans', 'pt-pt', 'nb', 'en', 'de', undefined]);
     expect(fixture.requests.at(-1)?.query.country).toBe('ALL');
   });
 
   it('asks for fetchCount results, paging in 20s with offset beyond Brave’s per-call maximum', async () => {
     const brave = provider();
-    const small = await brave.search(query('tabloids a', { fetchCount: 15 }), context().context);
+    const small = await queryProvider(brave, query('tabloids a', { fetchCount: 15 }), context().context);
     expect(small.candidates).toHaveLength(15);
     expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([['15', undefined]]);
     fixture.reset();
-    const large = await brave.search(query('tabloids a', { count: 20, fetchCount: 40 }), context().context);
+    const large = await queryProvider(brave, query('tabloids a', { count: 20, fetchCount: 40 }), context().context);
     expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([
       ['20', undefined],
       ['20', '1'],
@@ -102,13 +104,13 @@ describe('Brave provider: requests', () => {
   });
 
   it('keeps the first page when a later page fails', async () => {
-    const answer = await provider().search(query('pagefail', { count: 20, fetchCount: 40 }), context().context);
+    const answer = await queryProvider(provider(), query('pagefail', { count: 20, fetchCount: 40 }), context().context);
     expect(answer.candidates).toHaveLength(20);
     expect(fixture.requests.map((r) => r.query.offset)).toEqual([undefined, '1']);
   });
 
   it('stops paging when Brave has no more results', async () => {
-    const answer = await provider().search(query('empty', { count: 20, fetchCount: 40 }), context().context);
+    const answer = await queryProvider(provider(), query('empty', { count: 20, fetchCount: 40 }), context().context);
     expect(answer.candidates).toHaveLength(0);
     expect(fixture.requests).toHaveLength(1);
   });
@@ -116,7 +118,7 @@ describe('Brave provider: requests', () => {
 
 describe('Brave provider: answers', () => {
   it('maps results to raw candidates, in order', async () => {
-    const answer = await provider().search(query('rust traits'), context().context);
+    const answer = await queryProvider(provider(), query('rust traits'), context().context);
     expect(answer.candidates.map((c) => ({ title: c.title, url: c.url, description: c.description }))).toEqual(
       expectedBraveResults('rust traits', 10),
     );
@@ -130,21 +132,21 @@ describe('Brave provider: answers', () => {
   });
 
   it('passes hostile text and bad URLs through untouched, declared as HTML: hygiene is the engine’s', async () => {
-    const hostile = await provider().search(query('hostile'), context().context);
+    const hostile = await queryProvider(provider(), query('hostile'), context().context);
     expect(String(hostile.candidates[0]?.title)).toContain('<script>');
     expect(new Set(hostile.candidates.map((c) => c.format))).toEqual(new Set(['html']));
-    const bad = await provider().search(query('badurls'), context().context);
+    const bad = await queryProvider(provider(), query('badurls'), context().context);
     expect(bad.candidates.map((c) => c.url)).toContain('javascript:alert(1)');
     expect(bad.candidates.map((c) => c.favicon)).toContain('http://example.org/favicon.ico');
   });
 
   it('answers zero candidates when web.results is empty or web is absent', async () => {
-    expect(await provider().search(query('empty'), context().context)).toEqual({ candidates: [] });
-    expect(await provider().search(query('noweb'), context().context)).toEqual({ candidates: [] });
+    expect(await queryProvider(provider(), query('empty'), context().context)).toEqual({ candidates: [] });
+    expect(await queryProvider(provider(), query('noweb'), context().context)).toEqual({ candidates: [] });
   });
 
   it('suggests query.altered when Brave altered the query', async () => {
-    const answer = await provider().search(query('altered rust traits'), context().context);
+    const answer = await queryProvider(provider(), query('altered rust traits'), context().context);
     expect(answer.suggestions).toEqual(['rust traits']);
     expect(answer.candidates[0]?.url).toBe('https://example.org/rust-traits/1');
   });
@@ -156,7 +158,7 @@ describe('Brave provider: errors', () => {
       [provider({ apiKey: 'some-wrong-key' }), 'rust'],
       [provider(), 'badkey rust'],
     ] as const) {
-      const error = await providerFailure(brave.search(query(text), context().context));
+      const error = await providerFailure(queryProvider(brave, query(text), context().context));
       expect(error.code).toBe('provider_auth');
       expect(error.status).toBe(422);
       expect(error.message).toBe('Brave Search rejected the API key (HTTP 422).');
@@ -166,7 +168,7 @@ describe('Brave provider: errors', () => {
 
   it('a 429 once is retried after Retry-After through context.sleep, then succeeds', async () => {
     const { context: ctx, sleeps } = context();
-    const answer = await provider().search(query('ratelimit-once x'), ctx);
+    const answer = await queryProvider(provider(), query('ratelimit-once x'), ctx);
     expect(fixture.requests).toHaveLength(2);
     expect(sleeps).toEqual([1000]);
     expect(answer.candidates.map((c) => c.url)).toEqual(expectedBraveResults('ratelimit-once x', 10).map((r) => r.url));
@@ -174,14 +176,14 @@ describe('Brave provider: errors', () => {
 
   it('a 429 without Retry-After waits for the reset of the exhausted X-RateLimit window', async () => {
     const { context: ctx, sleeps } = context();
-    const answer = await provider().search(query('ratelimit-reset x'), ctx);
+    const answer = await queryProvider(provider(), query('ratelimit-reset x'), ctx);
     expect(sleeps).toEqual([2000]);
     expect(answer.candidates).toHaveLength(10);
   });
 
   it(`a 429 on every call is retried ${BRAVE_MAX_RETRIES} times, then provider_rate_limited`, async () => {
     const { context: ctx, sleeps } = context();
-    const error = await providerFailure(provider().search(query('ratelimit'), ctx));
+    const error = await providerFailure(queryProvider(provider(), query('ratelimit'), ctx));
     expect(error.code).toBe('provider_rate_limited');
     expect(error.status).toBe(429);
     expect(fixture.requests).toHaveLength(BRAVE_MAX_RETRIES + 1);
@@ -190,7 +192,7 @@ describe('Brave provider: errors', () => {
 
   it('a 429 asking for longer than the cap fails at once, without waiting', async () => {
     const { context: ctx, sleeps } = context();
-    const error = await providerFailure(provider().search(query('ratelimit-long'), ctx));
+    const error = await providerFailure(queryProvider(provider(), query('ratelimit-long'), ctx));
     expect(error.code).toBe('provider_rate_limited');
     expect(fixture.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -201,7 +203,7 @@ describe('Brave provider: errors', () => {
     const { context: ctx, sleeps } = context();
     const pauses: (number | undefined)[] = [];
     const error = await providerFailure(
-      provider().search(query('ratelimit-3s x'), {
+      queryProvider(provider(), query('ratelimit-3s x'), {
         ...ctx,
         deadline: 2_000,
         pause: async (ms) => {
@@ -219,7 +221,7 @@ describe('Brave provider: errors', () => {
   it('a retried 429 waits for the shared rate (context.acquire) before calling again', async () => {
     const { context: ctx } = context();
     const events: string[] = [];
-    await provider().search(query('ratelimit-once y'), {
+    await queryProvider(provider(), query('ratelimit-once y'), {
       ...ctx,
       sleep: async (ms) => {
         events.push(`sleep ${ms}`);
@@ -235,7 +237,7 @@ describe('Brave provider: errors', () => {
   });
 
   it('a 500 whose body and headers leak the key is provider_error, and nothing thrown carries the key', async () => {
-    const error = await providerFailure(provider().search(query('error500'), context().context));
+    const error = await providerFailure(queryProvider(provider(), query('error500'), context().context));
     expect(error.code).toBe('provider_error');
     expect(error.status).toBe(500);
     const everything = [error.message, String(error.stack), String(error.cause), JSON.stringify(error)].join('\n');
@@ -245,20 +247,20 @@ describe('Brave provider: errors', () => {
   });
 
   it('a 503 is provider_unavailable', async () => {
-    const error = await providerFailure(provider().search(query('unavailable'), context().context));
+    const error = await providerFailure(queryProvider(provider(), query('unavailable'), context().context));
     expect(error.code).toBe('provider_unavailable');
     expect(error.status).toBe(503);
   });
 
   it('malformed JSON, an HTML page or a body of the wrong shape is provider_error', async () => {
     for (const text of ['malformed', 'html']) {
-      const error = await providerFailure(provider().search(query(text), context().context));
+      const error = await providerFailure(queryProvider(provider(), query(text), context().context));
       expect(error.code, text).toBe('provider_error');
     }
     // Brave's own 422 for a parameter it refuses (count over 20 is never sent by us; a bad
     // search_lang is caught by validate, so send one Brave refuses past validation).
     const refused = await providerFailure(
-      provider().search(query('x', { fetchCount: 10, safesearch: 'maybe' as 'off' }), context().context),
+      queryProvider(provider(), query('x', { fetchCount: 10, safesearch: 'maybe' as 'off' }), context().context),
     );
     expect(refused.code).toBe('provider_error');
     expect(refused.status).toBe(422);
@@ -294,7 +296,7 @@ describe('Brave provider: errors', () => {
       ];
       for (const shape of wrong) {
         body = shape;
-        const error = await providerFailure(brave.search(query('x'), context().context));
+        const error = await providerFailure(queryProvider(brave, query('x'), context().context));
         expect(error.code, JSON.stringify(shape)).toBe('provider_error');
         expect(error.message).toBe('Brave Search sent an answer of an unexpected shape.');
       }
@@ -306,7 +308,7 @@ describe('Brave provider: errors', () => {
       ];
       for (const [shape, count] of right) {
         body = shape;
-        const answer = await brave.search(query('x'), context().context);
+        const answer = await queryProvider(brave, query('x'), context().context);
         expect(answer.candidates, JSON.stringify(shape)).toHaveLength(count);
       }
       await brave.close?.();
@@ -318,7 +320,7 @@ describe('Brave provider: errors', () => {
 
   it('rethrows the engine’s abort as is, for the engine to map', async () => {
     const controller = new AbortController();
-    const pending = failure(provider().search(query('slow'), context(controller.signal).context));
+    const pending = failure(queryProvider(provider(), query('slow'), context(controller.signal).context));
     await until(() => fixture.requests.length === 1);
     const reason = new DOMException('engine deadline', 'TimeoutError');
     controller.abort(reason);
@@ -328,7 +330,7 @@ describe('Brave provider: errors', () => {
   });
 
   it('its own timeoutMs turns into provider_timeout', async () => {
-    const error = await providerFailure(provider({ timeoutMs: 20 }).search(query('slow'), context().context));
+    const error = await providerFailure(queryProvider(provider({ timeoutMs: 20 }), query('slow'), context().context));
     expect(error.code).toBe('provider_timeout');
   });
 });
@@ -371,7 +373,7 @@ describe.each([
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1`, http });
-    const error = await providerFailure(brave.search(query('x'), context().context));
+    const error = await providerFailure(queryProvider(brave, query('x'), context().context));
     expect(error.code).toBe('provider_unavailable');
     expect(error.message).toBe('Brave Search could not be reached.');
   });
@@ -383,7 +385,7 @@ describe.each([
     });
     try {
       for (let i = 0; i < 5; i += 1) {
-        const answer = await up.brave.search(query('x'), context().context);
+        const answer = await queryProvider(up.brave, query('x'), context().context);
         expect(answer.candidates).toHaveLength(1);
       }
       expect(up.state.connections).toBe(sequentialConnections);
@@ -398,9 +400,9 @@ describe.each([
       res.end(ANSWER);
     });
     try {
-      await up.brave.search(query('x'), context().context);
+      await queryProvider(up.brave, query('x'), context().context);
       up.server.closeIdleConnections();
-      const answer = await up.brave.search(query('x'), context().context);
+      const answer = await queryProvider(up.brave, query('x'), context().context);
       expect(answer.candidates).toHaveLength(1);
       expect(up.state.connections).toBe(2);
     } finally {
@@ -419,10 +421,10 @@ describe.each([
       res.end(ANSWER);
     });
     try {
-      await up.brave.search(query('x'), context().context);
+      await queryProvider(up.brave, query('x'), context().context);
       // Both clients take the idle connection once the previous answer has freed it.
       await new Promise((resolve) => setImmediate(resolve));
-      const answer = await up.brave.search(query('x'), context().context);
+      const answer = await queryProvider(up.brave, query('x'), context().context);
       expect(answer.candidates).toHaveLength(1);
       expect(up.state.requests).toHaveLength(3);
       expect(up.state.connections).toBe(2);
@@ -442,7 +444,7 @@ describe.each([
       res.end();
     });
     try {
-      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      const error = await providerFailure(queryProvider(up.brave, query('x'), context().context));
       expect(error.code).toBe('provider_error');
       expect(error.status).toBe(302);
       expect(error.message).toContain('redirect');
@@ -463,7 +465,7 @@ describe.each([
         res.end(big);
       });
       try {
-        const error = await providerFailure(up.brave.search(query('x'), context().context));
+        const error = await providerFailure(queryProvider(up.brave, query('x'), context().context));
         expect(error.code, `declared ${declared}`).toBe('provider_error');
         expect(error.message).toBe('Brave Search sent an answer too large to read.');
       } finally {
@@ -481,10 +483,10 @@ describe.each([
       res.end(body);
     });
     try {
-      const answer = await up.brave.search(query('x'), context().context);
+      const answer = await queryProvider(up.brave, query('x'), context().context);
       expect(answer.candidates).toHaveLength(1);
       body = bomb;
-      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      const error = await providerFailure(queryProvider(up.brave, query('x'), context().context));
       expect(error.code).toBe('provider_error');
       expect(error.message).toBe('Brave Search sent an answer too large to read.');
     } finally {
@@ -498,7 +500,7 @@ describe.each([
       res.write(ANSWER, () => res.socket?.destroy());
     });
     try {
-      const error = await providerFailure(up.brave.search(query('x'), context().context));
+      const error = await providerFailure(queryProvider(up.brave, query('x'), context().context));
       expect(error.code).toBe('provider_unavailable');
       expect(error.message).toBe('Brave Search closed the connection mid-answer.');
     } finally {
@@ -513,7 +515,7 @@ describe.each([
     });
     const controller = new AbortController();
     try {
-      const pending = failure(up.brave.search(query('x'), context(controller.signal).context));
+      const pending = failure(queryProvider(up.brave, query('x'), context(controller.signal).context));
       await until(() => up.state.requests.length === 1);
       const reason = new DOMException('engine deadline', 'TimeoutError');
       controller.abort(reason);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderNotConfiguredError } from '../../provider.ts';
 import { testContext, testQuery } from '../shared/test-query.ts';
 import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 describe('the demo corpus', () => {
   it('ranks the MDN AbortController/AbortSignal pages in the top 3 for "fetch abort"', async () => {
-    const { candidates } = await demo.search(query('fetch abort'), context);
+    const { candidates } = await queryProvider(demo, query('fetch abort'), context);
     const top = candidates.slice(0, 3).map((candidate) => String(candidate.url));
     expect(
       top.some((url) => /^https:\/\/developer\.mozilla\.org\/docs\/Web\/API\/Abort(Controller|Signal)\b/.test(url)),
@@ -37,7 +38,7 @@ describe('the demo corpus', () => {
   });
 
   it('titles MDN pages from their feature path and marks them English and family friendly', async () => {
-    const { candidates } = await demo.search(query('AbortController', { fetchCount: 20 }), context);
+    const { candidates } = await queryProvider(demo, query('AbortController', { fetchCount: 20 }), context);
     const page = candidates.find(
       (candidate) => candidate.url === 'https://developer.mozilla.org/docs/Web/API/AbortController/abort',
     );
@@ -101,10 +102,10 @@ describe('createLocalProvider', () => {
     index.close();
     const provider = createLocalProvider({ indexPath: path, demo: false });
     try {
-      expect((await provider.search(query('lynx', { fetchCount: 2 }), context)).candidates).toHaveLength(2);
-      const german = await provider.search(query('lynx', { search_lang: 'de' }), context);
+      expect((await queryProvider(provider, query('lynx', { fetchCount: 2 }), context)).candidates).toHaveLength(2);
+      const german = await queryProvider(provider, query('lynx', { search_lang: 'de' }), context);
       expect(german.candidates.map((candidate) => candidate.url)).toEqual(['https://b.example/']);
-      const strict = await provider.search(query('lynx', { safesearch: 'strict' }), context);
+      const strict = await queryProvider(provider, query('lynx', { safesearch: 'strict' }), context);
       expect(strict.candidates).toEqual([
         {
           format: 'text',
@@ -117,7 +118,7 @@ describe('createLocalProvider', () => {
           family_friendly: true,
         },
       ]);
-      expect(await provider.doctor?.(context)).toEqual([
+      expect(await provider.doctor?.(context.signal)).toEqual([
         { name: 'local index', ok: true, detail: `${path}: 3 documents` },
       ]);
     } finally {
@@ -129,13 +130,13 @@ describe('createLocalProvider', () => {
     const path = join(dir, 'garbage.db');
     writeFileSync(path, 'not sqlite at all, only some text that fills the header bytes of a file');
     const provider = createLocalProvider({ indexPath: path });
-    await expect(provider.search(query('x'), context)).rejects.toThrow(ProviderNotConfiguredError);
-    const error = await provider.search(query('x'), context).catch((e: unknown) => e);
+    await expect(queryProvider(provider, query('x'), context)).rejects.toThrow(ProviderNotConfiguredError);
+    const error = await queryProvider(provider, query('x'), context).catch((e: unknown) => e);
     // The caller is told what to do, never where the server keeps its files; the cause and doctor say where.
     expect((error as Error).message).toBe(LOCAL_INDEX_UNUSABLE);
     expect((error as Error).message).not.toContain(dir);
     expect(((error as Error).cause as Error).message).toMatch(/^cannot open the local index at .*garbage\.db: [^\n]+$/);
-    const [check] = (await provider.doctor?.(context)) ?? [];
+    const [check] = (await provider.doctor?.(context.signal)) ?? [];
     expect(check).toMatchObject({ name: 'local index', ok: false });
     expect(check?.detail).toMatch(/^cannot open the local index at .*garbage\.db: [^\n]+$/);
   });

@@ -1,9 +1,12 @@
-import { freshnessWindow, parseFreshness, type RequestOption } from '@openmates/contract';
+import { freshnessWindow, parseFreshness } from '@openmates/contract';
 import {
+  type Capabilities,
   type DoctorCheck,
   type ProviderAnswer,
   ProviderNotConfiguredError,
+  type ProviderQuery,
   type RawCandidate,
+  type RunCall,
   type SearchProvider,
 } from '../../provider.ts';
 import { ensureDemoCorpusIn } from './demo-corpus.ts';
@@ -24,18 +27,36 @@ export interface LocalProvider extends SearchProvider {
 }
 
 /**
- * Options the local index honours; `country` has no meaning for it. The domains are matched on each
- * document's host, `freshness` on its `published` date (a document without one never matches).
+ * What the local index can do: every option but `country`, which has no meaning for it. The domains
+ * are matched on each document's host, `freshness` on its `published` date (a document without one
+ * never matches). It makes no remote call, so nothing is retried.
  */
-const HONOURED: readonly RequestOption[] = [
-  'count',
-  'search_lang',
-  'safesearch',
-  'filter_tabloids',
-  'freshness',
-  'include_domains',
-  'exclude_domains',
-];
+export const LOCAL_CAPABILITIES: Capabilities = {
+  honoured: [
+    'count',
+    'search_lang',
+    'safesearch',
+    'filter_tabloids',
+    'freshness',
+    'include_domains',
+    'exclude_domains',
+  ],
+  retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 0 } },
+};
+
+/** The index's search options for a query. */
+function searchOptions(query: ProviderQuery, call: RunCall): Parameters<LocalIndex['search']>[1] {
+  const options: Parameters<LocalIndex['search']>[1] = {
+    limit: query.fetchCount,
+    familyFriendlyOnly: query.safesearch === 'strict',
+  };
+  if (query.search_lang !== undefined) options.language = query.search_lang;
+  if (query.include_domains !== undefined) options.includeDomains = query.include_domains;
+  if (query.exclude_domains !== undefined) options.excludeDomains = query.exclude_domains;
+  const freshness = query.freshness === undefined ? undefined : parseFreshness(query.freshness);
+  if (freshness !== undefined) options.published = freshnessWindow(freshness, call.wallClock);
+  return options;
+}
 
 /**
  * What a caller is told when the index cannot be used. The reason names the file on the server's disk,
@@ -100,29 +121,21 @@ export function createLocalProvider(config: LocalProviderConfig): LocalProvider 
     id: 'local',
     name: 'Local index',
     recipient: 'this machine',
-    honoured: HONOURED,
-    unsupported: [],
+    capabilities: LOCAL_CAPABILITIES,
     indexPath: config.indexPath,
-    validate: () => [],
     async ready() {
       await open();
     },
-    async search(query, context): Promise<ProviderAnswer> {
-      const index = await open();
-      try {
-        const options: Parameters<LocalIndex['search']>[1] = {
-          limit: query.fetchCount,
-          familyFriendlyOnly: query.safesearch === 'strict',
-        };
-        if (query.search_lang !== undefined) options.language = query.search_lang;
-        if (query.include_domains !== undefined) options.includeDomains = query.include_domains;
-        if (query.exclude_domains !== undefined) options.excludeDomains = query.exclude_domains;
-        const freshness = query.freshness === undefined ? undefined : parseFreshness(query.freshness);
-        if (freshness !== undefined) options.published = freshnessWindow(freshness, (context.wallClock ?? Date.now)());
-        return { candidates: index.search(query.query, options).map(toCandidate) };
-      } catch (error) {
-        throw notConfigured(error);
-      }
+    translator: {
+      kind: 'run',
+      async run(query, call): Promise<ProviderAnswer> {
+        const index = await open();
+        try {
+          return { candidates: index.search(query.query, searchOptions(query, call)).map(toCandidate) };
+        } catch (error) {
+          throw notConfigured(error);
+        }
+      },
     },
     async doctor(): Promise<DoctorCheck[]> {
       try {

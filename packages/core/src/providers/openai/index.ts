@@ -8,7 +8,7 @@ export {
   resolveOpenAIConfig,
 } from './config.ts';
 export { liveProbe, OPENAI_PROBE_LEVEL1_INPUT, OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS } from './probe.ts';
-export { createOpenAIProvider, OPENAI_UNSUPPORTED } from './provider.ts';
+export { createOpenAIProvider, OPENAI_CAPABILITIES } from './provider.ts';
 export {
   buildOpenAIRequest,
   dryRunRequest,

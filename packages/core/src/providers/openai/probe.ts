@@ -1,5 +1,5 @@
 import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
-import { type DoctorCheck, type ProviderContext, ProviderError } from '../../provider.ts';
+import { type DoctorCheck, ProviderError } from '../../provider.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
 import { buildOpenAIRequest } from './request.ts';
 
@@ -21,7 +21,7 @@ function failure(error: unknown): string {
  * `web_search_call`) and was cited (`url_citation`). It calls OpenAI and may cost money: opt-in
  * only. Sends fixed probe text, never a user's query.
  */
-export async function liveProbe(config: OpenAIProviderConfig, context: ProviderContext): Promise<DoctorCheck[]> {
+export async function liveProbe(config: OpenAIProviderConfig, signal: AbortSignal): Promise<DoctorCheck[]> {
   // Loaded here, as by the provider's search: see provider.ts.
   const { postResponses, readReceipt } = await import('./transport.ts');
   const resolved = resolveOpenAIConfig(config);
@@ -30,7 +30,7 @@ export async function liveProbe(config: OpenAIProviderConfig, context: ProviderC
   const level1 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL1_INPUT, country: 'ALL' }, resolved);
   level1.body.max_output_tokens = OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS;
   try {
-    const response = await postResponses(level1, context.signal);
+    const response = await postResponses(level1, signal);
     await response.body?.cancel().catch(() => {});
     checks.push({
       name: 'openai level 1: web_search accepted',
@@ -55,13 +55,13 @@ export async function liveProbe(config: OpenAIProviderConfig, context: ProviderC
   const level2 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL2_INPUT, country: 'ALL' }, resolved);
   level2.body.max_output_tokens = OPENAI_MAX_OUTPUT_TOKENS;
   try {
-    const response = await postResponses(level2, context.signal);
+    const response = await postResponses(level2, signal);
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
       checks.push({ name: 'openai level 2: search executed and cited', ok: false, detail: `HTTP ${response.status}` });
       return checks;
     }
-    const receipt = await readReceipt(response, resolved.maxNativeSearches, context.signal);
+    const receipt = await readReceipt(response, resolved.maxNativeSearches, signal);
     // The same citation is observed as a stream event, in its message item and in the final response.
     const citations = new Set<string>();
     for (const { annotation } of receipt.annotations) {

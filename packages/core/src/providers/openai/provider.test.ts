@@ -7,6 +7,7 @@ import {
   startOpenAIFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
 import { testContext, testQuery } from '../shared/test-query.ts';
 import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
@@ -40,7 +41,7 @@ function expectSafe(error: ProviderError, queryText: string): void {
 
 describe('the request', () => {
   it('is one streamed Responses call carrying the fixed instruction and the query alone', async () => {
-    await provider.search(query('rust async runtimes', { country: 'DE' }), context());
+    await queryProvider(provider, query('rust async runtimes', { country: 'DE' }), context());
     expect(fixture.requests).toHaveLength(1);
     const [request] = fixture.requests;
     expect(request?.method).toBe('POST');
@@ -62,7 +63,7 @@ describe('the request', () => {
   });
 
   it('sends no user_location when the country is ALL', async () => {
-    await provider.search(query('rust async runtimes', { country: 'ALL' }), context());
+    await queryProvider(provider, query('rust async runtimes', { country: 'ALL' }), context());
     const body = fixture.requests[0]?.body as { tools: Record<string, unknown>[] };
     expect(body.tools).toEqual([{ type: 'web_search', search_context_size: 'low' }]);
   });
@@ -70,14 +71,14 @@ describe('the request', () => {
   it('uses the configured model and names it', async () => {
     const custom = createOpenAIProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, model: 'gpt-5.4-mini' });
     expect(custom.name).toBe('OpenAI web_search (gpt-5.4-mini)');
-    await custom.search(query('rust'), context());
+    await queryProvider(custom, query('rust'), context());
     expect(fixture.requests[0]?.body).toMatchObject({ model: 'gpt-5.4-mini' });
   });
 });
 
 describe('a successful search', () => {
   it('puts the cited URL first, with its title and the citing sentence as a note, then the sources', async () => {
-    const answer = await provider.search(query('rust async runtimes'), context());
+    const answer = await queryProvider(provider, query('rust async runtimes'), context());
     expect(answer.candidates).toEqual([
       {
         format: 'text',
@@ -93,12 +94,12 @@ describe('a successful search', () => {
   });
 
   it('suggests the queries the hosted search ran, not the query itself', async () => {
-    const answer = await provider.search(query('rust async runtimes'), context());
+    const answer = await queryProvider(provider, query('rust async runtimes'), context());
     expect(answer.suggestions).toEqual(['rust async runtimes latest']);
   });
 
   it('consolidates one call observed twice identically', async () => {
-    const answer = await provider.search(query('duplicate-observation rust'), context());
+    const answer = await queryProvider(provider, query('duplicate-observation rust'), context());
     expect(answer.candidates.map((c) => c.url)).toEqual([
       'https://www.example.com/articles/duplicate-observation-rust?utm_source=openai',
       'https://docs.example.org/duplicate-observation-rust',
@@ -108,12 +109,12 @@ describe('a successful search', () => {
   });
 
   it('answers a completed search with no sources as zero hits', async () => {
-    const answer = await provider.search(query('empty result please'), context());
+    const answer = await queryProvider(provider, query('empty result please'), context());
     expect(answer.candidates).toEqual([]);
   });
 
   it('leaves out sources that are not URLs', async () => {
-    const answer = await provider.search(query('nonurl weather'), context());
+    const answer = await queryProvider(provider, query('nonurl weather'), context());
     expect(answer.candidates.map((c) => c.url)).toEqual([
       'https://www.example.com/articles/nonurl-weather?utm_source=openai',
       'https://docs.example.org/nonurl-weather',
@@ -121,7 +122,7 @@ describe('a successful search', () => {
   });
 
   it('hands hostile strings on untouched for the engine to sanitize, dropping non-strings and duplicates', async () => {
-    const answer = await provider.search(query('hostile page'), context());
+    const answer = await queryProvider(provider, query('hostile page'), context());
     expect(answer.candidates.map((c) => c.url)).toEqual([
       'javascript:alert(document.cookie)',
       'https://ok.example.com/hostile-page?q=%3Cscript%3E',
@@ -149,7 +150,7 @@ describe('fail closed', () => {
   ];
   it.each(cases)('%s fails the query with provider_error and a safe message', async (scenario, message) => {
     const text = `${scenario} secret project codename`;
-    const error = await failure(provider.search(query(text), context()));
+    const error = await failure(queryProvider(provider, query(text), context()));
     expect(error.code).toBe('provider_error');
     expect(error.message).toMatch(message);
     expectSafe(error, text);
@@ -162,33 +163,33 @@ describe('fail closed', () => {
       baseUrl: fixture.baseUrl,
       maxNativeSearches: OPENAI_FIXTURE_TOOMANY_CALLS,
     });
-    const answer = await generous.search(query('toomany calls'), context());
+    const answer = await queryProvider(generous, query('toomany calls'), context());
     expect(answer.candidates.length).toBeGreaterThan(0);
   });
 });
 
 describe('HTTP errors', () => {
   it('maps 401 to provider_auth', async () => {
-    const error = await failure(provider.search(query('error401 x'), context()));
+    const error = await failure(queryProvider(provider, query('error401 x'), context()));
     expect(error.code).toBe('provider_auth');
     expect(error.status).toBe(401);
   });
 
   it('maps a wrong key to provider_auth without echoing it', async () => {
     const wrong = createOpenAIProvider({ apiKey: 'wrong-key-for-the-fixture-0000', baseUrl: fixture.baseUrl });
-    const error = await failure(wrong.search(query('anything'), context()));
+    const error = await failure(queryProvider(wrong, query('anything'), context()));
     expect(error.code).toBe('provider_auth');
     expect(error.message).not.toContain('wrong-key');
   });
 
   it('maps 429 to provider_rate_limited and never retries', async () => {
-    const error = await failure(provider.search(query('error429 x'), context()));
+    const error = await failure(queryProvider(provider, query('error429 x'), context()));
     expect(error.code).toBe('provider_rate_limited');
     expect(fixture.requests).toHaveLength(1);
   });
 
   it('maps 500 to provider_error without passing the body (which holds the key) on', async () => {
-    const error = await failure(provider.search(query('error500 x'), context()));
+    const error = await failure(queryProvider(provider, query('error500 x'), context()));
     expect(error.code).toBe('provider_error');
     expect(error.status).toBe(500);
     expectSafe(error, 'error500 x');
@@ -199,7 +200,7 @@ describe('HTTP errors', () => {
     const gone = await startOpenAIFixture();
     await gone.close();
     const unreachable = createOpenAIProvider({ apiKey: gone.apiKey, baseUrl: gone.baseUrl });
-    const error = await failure(unreachable.search(query('anything'), context()));
+    const error = await failure(queryProvider(unreachable, query('anything'), context()));
     expect(error.code).toBe('provider_unavailable');
   });
 });
@@ -207,7 +208,7 @@ describe('HTTP errors', () => {
 describe('cancellation', () => {
   it('rethrows the abort reason mid-stream and closes the connection', async () => {
     const controller = new AbortController();
-    const pending = provider.search(query('slow search'), context(controller.signal));
+    const pending = queryProvider(provider, query('slow search'), context(controller.signal));
     await fixture.whenHeld();
     const reason = new DOMException('the caller gave up', 'AbortError');
     controller.abort(reason);
@@ -218,7 +219,7 @@ describe('cancellation', () => {
 
   it('rethrows a deadline (TimeoutError) as is, for the engine to map to provider_timeout', async () => {
     const controller = new AbortController();
-    const pending = provider.search(query('slow search'), context(controller.signal));
+    const pending = queryProvider(provider, query('slow search'), context(controller.signal));
     await fixture.whenHeld();
     const reason = new DOMException('deadline', 'TimeoutError');
     controller.abort(reason);
@@ -228,7 +229,7 @@ describe('cancellation', () => {
 
   it('sends nothing when already aborted', async () => {
     const reason = new Error('already over');
-    await expect(provider.search(query('rust'), context(AbortSignal.abort(reason)))).rejects.toBe(reason);
+    await expect(queryProvider(provider, query('rust'), context(AbortSignal.abort(reason)))).rejects.toBe(reason);
     expect(fixture.requests).toHaveLength(0);
   });
 });
@@ -269,7 +270,7 @@ describe('validation and description', () => {
   });
 
   it('doctor reports the configuration without the key and without calling OpenAI', async () => {
-    const checks = (await provider.doctor?.(context())) ?? [];
+    const checks = (await provider.doctor?.(context().signal)) ?? [];
     expect(checks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(true);
     expect(checks[0]?.detail).toContain('gpt-5.4');

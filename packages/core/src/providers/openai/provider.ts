@@ -1,24 +1,45 @@
-import { type Issue, issueMessage, type NormalizedRequestItem } from '@openmates/contract';
-import type { DoctorCheck, ProviderAnswer, ProviderContext, ProviderQuery, SearchProvider } from '../../provider.ts';
+import type { Capabilities, DoctorCheck, SearchProvider } from '../../provider.ts';
 import { answerFromReceipt } from './candidates.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
 import { buildOpenAIRequest } from './request.ts';
 
-/** Option values OpenAI's hosted search cannot honour, refused at validation (skill info lists them). */
-export const OPENAI_UNSUPPORTED: SearchProvider['unsupported'] = [
-  {
-    option: 'safesearch',
-    rule: 'safesearch "strict" is refused: OpenAI\'s hosted web_search has no safe-search control (OpenAI applies its own content policy for "off" and "moderate" alike).',
-  },
-  {
-    option: 'search_lang',
-    rule: "search_lang is refused: OpenAI's hosted web_search has no language control; omit it.",
-  },
-  {
-    option: 'freshness',
-    rule: "freshness is refused: OpenAI's hosted web_search has no date filter; omit it.",
-  },
-];
+/**
+ * What OpenAI's hosted `web_search` can do (ADR 0075). `count` is met by the engine cutting the
+ * candidates (the tool takes no count); `include_domains` goes as the tool's
+ * `filters.allowed_domains`; `exclude_domains` has no counterpart and is applied to the results
+ * alone. One streamed request per query, never retried.
+ */
+export const OPENAI_CAPABILITIES: Capabilities = {
+  honoured: ['count', 'country', 'filter_tabloids', 'include_domains'],
+  conditional: [
+    {
+      option: 'exclude_domains',
+      rule: "Applied to the results only: OpenAI's hosted web_search takes no list of domains to leave out, so removing them can leave fewer than count results.",
+    },
+  ],
+  refuses: [
+    {
+      option: 'safesearch',
+      label: 'safesearch "strict"',
+      applies: (item) => item.safesearch === 'strict',
+      reason: 'its hosted search has no safe-search control',
+      rule: 'safesearch "strict" is refused: OpenAI\'s hosted web_search has no safe-search control (OpenAI applies its own content policy for "off" and "moderate" alike).',
+    },
+    {
+      option: 'search_lang',
+      applies: (item) => item.search_lang !== undefined,
+      reason: 'its hosted search has no language control',
+      rule: "search_lang is refused: OpenAI's hosted web_search has no language control; omit it.",
+    },
+    {
+      option: 'freshness',
+      applies: (item) => item.freshness !== undefined,
+      reason: 'its hosted search has no date filter',
+      rule: "freshness is refused: OpenAI's hosted web_search has no date filter; omit it.",
+    },
+  ],
+  retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 1_000 } },
+};
 
 /**
  * The OpenAI hosted `web_search` provider: one streamed Responses request per query (never
@@ -31,57 +52,17 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
     id: 'openai',
     name: `OpenAI web_search (${resolved.model})`,
     recipient: resolved.recipient,
-    // `count` is met by the engine cutting the candidates; the tool itself takes no count.
-    // `include_domains` goes as the tool's `filters.allowed_domains`; `exclude_domains` has no
-    // counterpart in the tool and is applied by the engine alone, on the results.
-    honoured: ['count', 'country', 'filter_tabloids', 'include_domains'],
-    unsupported: OPENAI_UNSUPPORTED,
-    conditional: [
-      {
-        option: 'exclude_domains',
-        rule: "Applied to the results only: OpenAI's hosted web_search takes no list of domains to leave out, so removing them can leave fewer than count results.",
+    capabilities: OPENAI_CAPABILITIES,
+    translator: {
+      kind: 'run',
+      async run(query, call) {
+        // The transport (its event schemas, the event-stream parser and with it Node's web streams)
+        // loads on the first OpenAI search, so a process searching another provider never pays for it.
+        const { runOpenAISearch } = await import('./transport.ts');
+        const request = buildOpenAIRequest(query, resolved);
+        const receipt = await runOpenAISearch(request, resolved.maxNativeSearches, call.signal);
+        return answerFromReceipt(receipt, query.query);
       },
-    ],
-
-    validate(item: NormalizedRequestItem, index: number): Issue[] {
-      const issues: Issue[] = [];
-      if (item.safesearch === 'strict')
-        issues.push({
-          path: `requests[${index}].safesearch`,
-          message: issueMessage('providerOption', {
-            option: 'safesearch "strict"',
-            provider: 'OpenAI web_search',
-            reason: 'its hosted search has no safe-search control',
-          }),
-        });
-      if (item.search_lang !== undefined)
-        issues.push({
-          path: `requests[${index}].search_lang`,
-          message: issueMessage('providerOption', {
-            option: 'search_lang',
-            provider: 'OpenAI web_search',
-            reason: 'its hosted search has no language control',
-          }),
-        });
-      if (item.freshness !== undefined)
-        issues.push({
-          path: `requests[${index}].freshness`,
-          message: issueMessage('providerOption', {
-            option: 'freshness',
-            provider: 'OpenAI web_search',
-            reason: 'its hosted search has no date filter',
-          }),
-        });
-      return issues;
-    },
-
-    async search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer> {
-      // The transport (its event schemas, the event-stream parser and with it Node's web streams)
-      // loads on the first OpenAI search, so a process searching another provider never pays for it.
-      const { runOpenAISearch } = await import('./transport.ts');
-      const request = buildOpenAIRequest(query, resolved);
-      const receipt = await runOpenAISearch(request, resolved.maxNativeSearches, context.signal);
-      return answerFromReceipt(receipt, query.query);
     },
 
     async doctor(): Promise<DoctorCheck[]> {

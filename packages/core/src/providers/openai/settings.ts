@@ -83,8 +83,8 @@ export const openaiModule: ProviderModule<OpenAISettings> = {
     endpointCheck(env, 'OPENAI_BASE_URL', settings.baseUrl),
     { name: 'OPENMATES_OPENAI_SEARCH_MODEL', ok: true, detail: settings.model },
   ],
-  async liveProbe(settings, context) {
+  async liveProbe(settings, signal) {
     if (!settings.apiKey) return [];
-    return liveProbe({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, model: settings.model }, context);
+    return liveProbe({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, model: settings.model }, signal);
   },
 };

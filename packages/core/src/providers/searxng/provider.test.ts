@@ -12,6 +12,7 @@ import { configSecrets, loadConfig } from '../../config.ts';
 import { createEngine } from '../../engine.ts';
 import { createRedactor } from '../../hygiene/index.ts';
 import { createLogger, lineCollector } from '../../logger.ts';
+import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, type ProviderQuery } from '../../provider.ts';
 import { createConfiguredProvider } from '../registry.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
@@ -48,7 +49,8 @@ const searchPages = () => fixture.requests.filter((r) => r.path.endsWith('/searc
 
 describe('SearXNG provider: requests', () => {
   it('keeps the base URL’s sub-path and sends q, format=json, language, safesearch and pageno', async () => {
-    await provider().search(
+    await queryProvider(
+      provider(),
       query('rust traits', { search_lang: 'de', country: 'AT', safesearch: 'strict' }),
       context(),
     );
@@ -65,7 +67,7 @@ describe('SearXNG provider: requests', () => {
   });
 
   it('sends the credentials only as basic auth, never in the URL', async () => {
-    await provider().search(query('rust'), context());
+    await queryProvider(provider(), query('rust'), context());
     const [request] = searchPages();
     const expected = Buffer.from(`${SEARXNG_FIXTURE_USER}:${SEARXNG_CANARY_PASSWORD}`).toString('base64');
     expect(request?.headers.authorization).toBe(`Basic ${expected}`);
@@ -83,7 +85,7 @@ describe('SearXNG provider: requests', () => {
   it('maps safesearch off/moderate/strict to 0/1/2', async () => {
     const p = provider();
     for (const safesearch of ['off', 'moderate', 'strict'] as const)
-      await p.search(query('x', { safesearch }), context());
+      await queryProvider(p, query('x', { safesearch }), context());
     expect(searchPages().map((r) => r.query.safesearch)).toEqual(['0', '1', '2']);
   });
 
@@ -96,7 +98,7 @@ describe('SearXNG provider: requests', () => {
     const config = loadConfig({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: zipped.baseUrl });
     const searxng = createConfiguredProvider(config, { http });
     try {
-      const answer = await searxng.search(query('rust'), context());
+      const answer = await queryProvider(searxng, query('rust'), context());
       expect(answer.candidates.map((c) => c.url)).toEqual(expectedSearxngResults('rust', 1, 10).map((r) => r.url));
     } finally {
       await searxng.close?.();
@@ -112,7 +114,7 @@ describe('SearXNG provider: requests', () => {
 describe('SearXNG provider: paging', () => {
   it('pages until count is met, at most 3 pages, one provider call each', async () => {
     let calls = 1;
-    const answer = await provider().search(query('rust', { count: 20, fetchCount: 40 }), {
+    const answer = await queryProvider(provider(), query('rust', { count: 20, fetchCount: 40 }), {
       ...context(),
       nextCall: async () => {
         calls += 1;
@@ -125,7 +127,7 @@ describe('SearXNG provider: paging', () => {
   });
 
   it('deduplicates URLs repeated across pages and still meets the count', async () => {
-    const answer = await provider().search(query('repeat me', { count: 15, fetchCount: 15 }), context());
+    const answer = await queryProvider(provider(), query('repeat me', { count: 15, fetchCount: 15 }), context());
     const urls = answer.candidates.map((c) => c.url);
     expect(new Set(urls).size).toBe(urls.length);
     expect(urls).toEqual(expectedSearxngResults('repeat me', 1, 15).map((r) => r.url));
@@ -133,19 +135,19 @@ describe('SearXNG provider: paging', () => {
   });
 
   it('keeps the first page’s results when the second page fails', async () => {
-    const answer = await provider().search(query('failater x', { fetchCount: 20 }), context());
+    const answer = await queryProvider(provider(), query('failater x', { fetchCount: 20 }), context());
     expect(searchPages()).toHaveLength(2);
     expect(answer.candidates.map((c) => c.url)).toEqual(expectedSearxngResults('failater x', 1, 10).map((r) => r.url));
   });
 
   it('stops at an empty later page and keeps what came before', async () => {
-    const answer = await provider().search(query('emptylater x', { fetchCount: 20 }), context());
+    const answer = await queryProvider(provider(), query('emptylater x', { fetchCount: 20 }), context());
     expect(searchPages()).toHaveLength(2);
     expect(answer.candidates).toHaveLength(10);
   });
 
   it('stops paging when the engine refuses a further call', async () => {
-    const answer = await provider().search(query('rust', { fetchCount: 30 }), {
+    const answer = await queryProvider(provider(), query('rust', { fetchCount: 30 }), {
       ...context(),
       nextCall: async () => undefined,
     });
@@ -154,19 +156,19 @@ describe('SearXNG provider: paging', () => {
   });
 
   it('turns corrections and suggestions into follow-ups, corrections first', async () => {
-    const answer = await provider().search(query('suggest rust'), context());
+    const answer = await queryProvider(provider(), query('suggest rust'), context());
     expect(answer.suggestions).toEqual(['rust', 'suggest rust tutorial', 'rust <b>book</b>', 'suggest rust tutorial']);
   });
 
   it('maps publishedDate to the result’s age (a date)', async () => {
-    const answer = await provider().search(query('dated x'), context());
+    const answer = await queryProvider(provider(), query('dated x'), context());
     expect(answer.candidates[0]?.age).toBe('2026-01-15');
   });
 });
 
 describe('SearXNG provider: errors', () => {
   it('zero results with unresponsive engines is provider_unavailable, never an empty success', async () => {
-    const error = await providerFailure(provider().search(query('unresponsive x'), context()));
+    const error = await providerFailure(queryProvider(provider(), query('unresponsive x'), context()));
     expect(error.code).toBe('provider_unavailable');
     expect(error.message).toContain('2 of its engines');
     expect(error.message).not.toMatch(/timeout|Suspended|duckduckgo|brave/);
@@ -174,17 +176,17 @@ describe('SearXNG provider: errors', () => {
   });
 
   it('zero results with every engine answering is an empty success', async () => {
-    const answer = await provider().search(query('nothing here'), context());
+    const answer = await queryProvider(provider(), query('nothing here'), context());
     expect(answer.candidates).toEqual([]);
   });
 
   it('results alongside unresponsive engines are kept', async () => {
-    const answer = await provider().search(query('partial x', { fetchCount: 20 }), context());
+    const answer = await queryProvider(provider(), query('partial x', { fetchCount: 20 }), context());
     expect(answer.candidates).toHaveLength(10);
   });
 
   it('a 403 is provider_error naming search.formats', async () => {
-    const error = await providerFailure(provider().search(query('noformat x'), context()));
+    const error = await providerFailure(queryProvider(provider(), query('noformat x'), context()));
     expect(error.code).toBe('provider_error');
     expect(error.status).toBe(403);
     expect(error.message).toContain('search.formats');
@@ -192,12 +194,12 @@ describe('SearXNG provider: errors', () => {
 
   it('an instance with JSON turned off answers 403 the same way', async () => {
     fixture.setFormats(['html']);
-    const error = await providerFailure(provider().search(query('rust'), context()));
+    const error = await providerFailure(queryProvider(provider(), query('rust'), context()));
     expect(error.message).toContain('search.formats');
   });
 
   it('a 429 is provider_rate_limited naming the limiter, not retried', async () => {
-    const error = await providerFailure(provider().search(query('limited x'), context()));
+    const error = await providerFailure(queryProvider(provider(), query('limited x'), context()));
     expect(error.code).toBe('provider_rate_limited');
     expect(error.message).toContain('limiter');
     expect(searchPages()).toHaveLength(1);
@@ -205,7 +207,7 @@ describe('SearXNG provider: errors', () => {
 
   it('a 401 from a proxy in front is provider_auth', async () => {
     const config = loadConfig({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: fixture.plainBaseUrl });
-    const error = await providerFailure(createConfiguredProvider(config).search(query('rust'), context()));
+    const error = await providerFailure(queryProvider(createConfiguredProvider(config), query('rust'), context()));
     expect(error.code).toBe('provider_auth');
   });
 
@@ -215,7 +217,7 @@ describe('SearXNG provider: errors', () => {
     ['error500 x', 'HTTP 500'],
     ['bang x', 'redirect'],
   ])('%s is provider_error with our own message', async (text, phrase) => {
-    const error = await providerFailure(provider().search(query(text), context()));
+    const error = await providerFailure(queryProvider(provider(), query(text), context()));
     expect(error.code).toBe('provider_error');
     expect(error.message).toContain(phrase);
     expect(error.message).not.toContain(SEARXNG_CANARY_PASSWORD);
@@ -226,7 +228,7 @@ describe('SearXNG provider: errors', () => {
     const url = gone.baseUrl;
     await gone.close();
     const config = loadConfig({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: url });
-    const error = await providerFailure(createConfiguredProvider(config).search(query('rust'), context()));
+    const error = await providerFailure(queryProvider(createConfiguredProvider(config), query('rust'), context()));
     expect(error.code).toBe('provider_unavailable');
   });
 });
@@ -301,7 +303,7 @@ describe('SearXNG through the engine', () => {
 
 describe('SearXNG provider: doctor', () => {
   it('reports reachable, engines listed and JSON enabled without running a search', async () => {
-    const checks = await provider().doctor?.(context());
+    const checks = await provider().doctor?.(context().signal);
     expect(checks?.every((c) => c.ok)).toBe(true);
     expect(checks?.map((c) => c.name)).toEqual(['SearXNG instance', 'SearXNG engines', 'SearXNG JSON output']);
     expect(fixture.requests.every((r) => r.query.q === undefined)).toBe(true);
@@ -309,7 +311,7 @@ describe('SearXNG provider: doctor', () => {
 
   it('says to add json to search.formats when JSON is off', async () => {
     fixture.setFormats(['html']);
-    const checks = (await provider().doctor?.(context())) ?? [];
+    const checks = (await provider().doctor?.(context().signal)) ?? [];
     const json = checks.find((c) => c.name === 'SearXNG JSON output');
     expect(json?.ok).toBe(false);
     expect(json?.fix).toContain('search.formats');
@@ -317,13 +319,13 @@ describe('SearXNG provider: doctor', () => {
 
   it('says to enable engines when none is enabled', async () => {
     fixture.setEngines([{ name: 'google', enabled: false, categories: ['general'] }]);
-    const checks = (await provider().doctor?.(context())) ?? [];
+    const checks = (await provider().doctor?.(context().signal)) ?? [];
     expect(checks.find((c) => c.name === 'SearXNG engines')?.ok).toBe(false);
   });
 
   it('reports wrong credentials and an unreachable instance', async () => {
     const noAuth = createSearxngProvider({ baseUrl: fixture.plainBaseUrl });
-    const [check] = (await noAuth.doctor?.(context())) ?? [];
+    const [check] = (await noAuth.doctor?.(context().signal)) ?? [];
     expect(check?.ok).toBe(false);
     expect(check?.fix).toContain('SEARXNG_BASE_URL');
     const wrongPath = createSearxngProvider({
@@ -331,7 +333,7 @@ describe('SearXNG provider: doctor', () => {
       username: SEARXNG_FIXTURE_USER,
       password: SEARXNG_CANARY_PASSWORD,
     });
-    const [pathCheck] = (await wrongPath.doctor?.(context())) ?? [];
+    const [pathCheck] = (await wrongPath.doctor?.(context().signal)) ?? [];
     expect(pathCheck?.ok).toBe(false);
     expect(pathCheck?.fix).toContain('sub-path');
   });

@@ -1,22 +1,29 @@
+import { type NormalizedRequestItem, parseFreshness } from '@openmates/contract';
 import {
-  type Issue,
-  issueMessage,
-  type NormalizedRequestItem,
-  parseFreshness,
-  SEARXNG_MAX_PAGES,
-} from '@openmates/contract';
-import {
-  type DoctorCheck,
-  type ProviderAnswer,
-  type ProviderContext,
+  type AnswerPage,
+  type Capabilities,
+  type HttpTranslator,
+  type PageRequest,
   ProviderError,
   ProviderNotConfiguredError,
   type ProviderQuery,
   type RawCandidate,
   type SearchProvider,
 } from '../../provider.ts';
-import { type BodyFailure, type HttpAnswer, type HttpGetClientFactory, lazyHttpGetClient } from '../shared/http-get.ts';
+import { isRecord } from '../../shared/is-record.ts';
+import { type HttpGetClientFactory, lazyHttpGetClient } from '../shared/http-get.ts';
 import { withSiteOperators } from '../shared/site-operators.ts';
+import { doctorChecks } from './doctor.ts';
+import { ownStatusError } from './refusals.ts';
+
+/** SearXNG pages fetched per query at most; each page is one provider call of the request's budget. */
+export const SEARXNG_MAX_PAGES = 3;
+/**
+ * How long every replica leaves SearXNG alone after a 429 that names no wait: its limiter
+ * (`server.limiter`, searx/botdetection) blocks a client for minutes, so a retry would only be
+ * refused again.
+ */
+export const SEARXNG_LIMITER_PAUSE_MS = 60_000;
 
 /**
  * SearXNG's `title` and `content` are plain text: its engines extract text from the pages they
@@ -26,8 +33,6 @@ import { withSiteOperators } from '../shared/site-operators.ts';
  */
 export const SEARXNG_TEXT_FORMAT = 'text' as const;
 
-// A SearXNG page is a few dozen results (well under 100 KB); anything far larger is not an answer.
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 // Country is sent only as the region of a `language` locale; `US` (the default) and `ALL` add none.
 const NO_REGION = new Set(['US', 'ALL']);
 const SAFESEARCH = { off: '0', moderate: '1', strict: '2' } as const;
@@ -50,29 +55,6 @@ export function basicAuthorization(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
-/** The parts of SearXNG's JSON answer we read (`searx/webutils.py` get_json_response); all untrusted. */
-interface SearxngAnswer {
-  results: Record<string, unknown>[];
-  suggestions: unknown[];
-  corrections: unknown[];
-  unresponsive_engines: unknown[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asAnswer(json: unknown): SearxngAnswer | undefined {
-  if (!isRecord(json) || !Array.isArray(json.results) || !json.results.every(isRecord)) return undefined;
-  const list = (value: unknown) => (Array.isArray(value) ? value : []);
-  return {
-    results: json.results,
-    suggestions: list(json.suggestions),
-    corrections: list(json.corrections),
-    unresponsive_engines: list(json.unresponsive_engines),
-  };
-}
-
 /** SearXNG's `language` parameter: `xx-CC` with a language and a non-default country, else `xx` or `all`. */
 export function searxngLanguage(item: Pick<NormalizedRequestItem, 'search_lang' | 'country'>): string {
   if (item.search_lang === undefined) return 'all';
@@ -85,28 +67,75 @@ export function searxngTimeRange(freshness: string | undefined): string | undefi
   return parsed !== undefined && 'period' in parsed ? parsed.period : undefined;
 }
 
-/** A key under which two spellings of one URL are the same result (the engine normalizes again). */
-function urlKey(url: unknown): string | undefined {
-  if (typeof url !== 'string') return undefined;
-  return URL.canParse(url) ? new URL(url).href : url;
+/** The search parameters of one page. */
+function params(query: ProviderQuery, page: PageRequest): URLSearchParams {
+  const out = new URLSearchParams({
+    q: withSiteOperators(query),
+    format: 'json',
+    language: searxngLanguage(query),
+    safesearch: SAFESEARCH[query.safesearch],
+    pageno: String(page.page + 1),
+  });
+  const timeRange = searxngTimeRange(query.freshness);
+  if (timeRange !== undefined) out.set('time_range', timeRange);
+  return out;
 }
 
 /**
- * The SearXNG provider: `GET {baseUrl}/search?q=&format=json&language=&safesearch=&pageno=`.
- *
- * - `freshness` goes as `time_range` (day, week, month, year; a date range is refused at
- *   validation), the domains as `site:` / `-site:` operators in `q`.
- * - Pages (each one provider call through `context.nextCall`) until `fetchCount` distinct URLs are
- *   gathered (with a scope, distinct URLs `context.inScope` keeps), at most SEARXNG_MAX_PAGES,
- *   stopping at a page that adds nothing new. A later page
- *   that fails or is empty ends paging; what earlier pages gathered is kept.
- * - Zero results in total with `unresponsive_engines` → `provider_unavailable` (never an empty
- *   success); the engines' own reason text is never read.
- * - 403 → `provider_error` naming `search.formats`; 429 → `provider_rate_limited` naming the
- *   `limiter` setting (no retry: SearXNG's limiter blocks for minutes); 401 → `provider_auth`;
- *   network errors and 502/503/504 → `provider_unavailable`; redirects, other statuses, HTML,
- *   malformed JSON or an unexpected shape → `provider_error`. Messages are ours.
- * - When the engine's signal aborts, its abort error is rethrown as is: the engine maps it.
+ * One page of SearXNG's JSON answer (`searx/webutils.py` get_json_response), or undefined when it
+ * is not one. Zero results with `unresponsive_engines` is the engines' failure, never an empty
+ * success; the engines' own reason text is never read.
+ */
+function parseAnswer(json: unknown, _query: ProviderQuery, page: PageRequest): AnswerPage | undefined {
+  if (!isRecord(json) || !Array.isArray(json.results) || !json.results.every(isRecord)) return undefined;
+  const list = (value: unknown) => (Array.isArray(value) ? value : []);
+  const unresponsive = list(json.unresponsive_engines).length;
+  return {
+    candidates: json.results.map(toCandidate),
+    ...(page.page === 0 ? { suggestions: [...list(json.corrections), ...list(json.suggestions)] } : {}),
+    more: json.results.length > 0,
+    ...(unresponsive > 0
+      ? {
+          emptyBecause: `SearXNG found nothing because ${unresponsive} of its engines did not respond; try again later or check the instance's engines.`,
+        }
+      : {}),
+  };
+}
+
+/** What SearXNG can do (ADR 0075): its options, pages, and no retry of its limiter's 429. */
+export const SEARXNG_CAPABILITIES: Capabilities = {
+  honoured: ['count', 'search_lang', 'safesearch', 'filter_tabloids', 'include_domains', 'exclude_domains'],
+  conditional: [
+    {
+      option: 'country',
+      rule: 'Honoured only with search_lang: SearXNG gets the locale language=xx-CC (e.g. de-AT); without search_lang, or with US or ALL, no region is sent.',
+    },
+    {
+      option: 'freshness',
+      rule: 'Honoured for day, week, month and year (SearXNG’s time_range); a date range is refused: SearXNG has no date-range filter.',
+    },
+  ],
+  refuses: [
+    {
+      option: 'freshness',
+      applies: (item) => item.freshness !== undefined && searxngTimeRange(item.freshness) === undefined,
+      reason: 'its time_range takes only day, week, month or year, not a date range',
+    },
+  ],
+  paging: { maxPages: SEARXNG_MAX_PAGES },
+  retry: {
+    maxRetries: 2,
+    maxWaitMs: 5_000,
+    unnamed: { retry: false, waitMs: 0, pauseMs: SEARXNG_LIMITER_PAUSE_MS },
+  },
+};
+
+/**
+ * The SearXNG provider (ADR 0075): `GET {baseUrl}/search?q=&format=json&language=&safesearch=&pageno=`.
+ * `freshness` goes as `time_range` (a date range is refused at validation), the domains as `site:` /
+ * `-site:` operators in `q`; pages until `fetchCount` distinct URLs are gathered, at most
+ * SEARXNG_MAX_PAGES. Its refusals name the instance setting to change (`search.formats`, the
+ * limiter). Timeouts, retries and pauses, paging and the bounded read are the call pipeline's.
  */
 export function createSearxngProvider(config: SearxngProviderConfig): SearchProvider {
   if (config.baseUrl.trim() === '' || !URL.canParse(config.baseUrl))
@@ -116,7 +145,6 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
   base.password = '';
   const root = base.href.replace(/\/+$/, '');
   const endpoint = new URL(`${root}/search`);
-  const configUrl = new URL(`${root}/config`);
   const recipient = endpoint.host;
   const headers: Record<string, string> = {
     // The limiter's header checks (searx/botdetection) refuse clients that do not look like one.
@@ -127,264 +155,24 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
   };
   if (config.username !== undefined || config.password !== undefined)
     headers.Authorization = basicAuthorization(config.username ?? '', config.password ?? '');
-
   const client = lazyHttpGetClient(endpoint, config.http);
-  const http = client.get;
-
-  async function get(url: URL, signal: AbortSignal): Promise<HttpAnswer> {
-    try {
-      return await http().get(url, headers, signal);
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new ProviderError('provider_unavailable', `SearXNG at ${recipient} could not be reached.`, {
-        cause: error,
-      });
-    }
-  }
-
-  async function page(query: ProviderQuery, pageno: number, signal: AbortSignal): Promise<SearxngAnswer> {
-    const url = new URL(endpoint);
-    const params = new URLSearchParams({
-      q: withSiteOperators(query),
-      format: 'json',
-      language: searxngLanguage(query),
-      safesearch: SAFESEARCH[query.safesearch],
-      pageno: String(pageno),
-    });
-    const timeRange = searxngTimeRange(query.freshness);
-    if (timeRange !== undefined) params.set('time_range', timeRange);
-    url.search = params.toString();
-    const response = await get(url, signal);
-    if (response.status < 200 || response.status > 299) {
-      http().discard(response);
-      throw statusError(response.status);
-    }
-    return parseAnswer(response, signal);
-  }
-
-  async function parseAnswer(response: HttpAnswer, signal: AbortSignal): Promise<SearxngAnswer> {
-    const type = response.header('content-type') ?? '';
-    if (!/\bjson\b/i.test(type)) {
-      http().discard(response);
-      throw new ProviderError(
-        'provider_error',
-        'SearXNG answered with a web page instead of JSON (a login page or proxy in front of it?).',
-        { status: response.status },
-      );
-    }
-    let text: string;
-    try {
-      text = await http().readText(response, MAX_BODY_BYTES, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      if ((error as BodyFailure) === 'too_large')
-        throw new ProviderError('provider_error', 'SearXNG sent an answer too large to read.', {
-          status: response.status,
-        });
-      throw new ProviderError('provider_unavailable', 'SearXNG closed the connection mid-answer.', {
-        status: response.status,
-      });
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new ProviderError('provider_error', 'SearXNG sent malformed JSON.', { status: response.status });
-    }
-    const answer = asAnswer(json);
-    if (answer === undefined)
-      throw new ProviderError('provider_error', 'SearXNG sent an answer of an unexpected shape.', {
-        status: response.status,
-      });
-    return answer;
-  }
-
-  async function search(query: ProviderQuery, context: ProviderContext): Promise<ProviderAnswer> {
-    const { signal } = context;
-    const candidates: RawCandidate[] = [];
-    const seen = new Set<string>();
-    const suggestions: unknown[] = [];
-    let unresponsive = 0;
-    let kept = 0;
-    for (let pageno = 1; pageno <= SEARXNG_MAX_PAGES; pageno += 1) {
-      const pageSignal = pageno === 1 || !context.nextCall ? signal : await context.nextCall();
-      if (pageSignal === undefined) break; // the request's call budget is spent
-      let answer: SearxngAnswer;
-      try {
-        answer = await page(query, pageno, pageSignal);
-      } catch (error) {
-        if (pageno === 1 || signal.aborted) throw error;
-        break; // a later page failed or timed out: keep what the earlier ones gathered
-      }
-      unresponsive = Math.max(unresponsive, answer.unresponsive_engines.length);
-      if (pageno === 1) suggestions.push(...answer.corrections, ...answer.suggestions);
-      let added = 0;
-      for (const result of answer.results) {
-        const key = urlKey(result.url);
-        if (key === undefined || seen.has(key)) continue;
-        seen.add(key);
-        added += 1;
-        const candidate = toCandidate(result);
-        candidates.push(candidate);
-        if (context.inScope === undefined || context.inScope(candidate)) kept += 1;
-      }
-      if (added === 0 || kept >= query.fetchCount) break;
-    }
-    if (candidates.length === 0 && unresponsive > 0) {
-      throw new ProviderError(
-        'provider_unavailable',
-        `SearXNG found nothing because ${unresponsive} of its engines did not respond; try again later or check the instance's engines.`,
-      );
-    }
-    return suggestions.length > 0 ? { candidates, suggestions } : { candidates };
-  }
-
+  const at = (url: URL, search: URLSearchParams) => Object.assign(new URL(url), { search: search.toString() });
   return {
     id: 'searxng',
     name: 'SearXNG',
     recipient,
-    honoured: ['count', 'search_lang', 'safesearch', 'filter_tabloids', 'include_domains', 'exclude_domains'],
-    unsupported: [],
-    conditional: [
-      {
-        option: 'country',
-        rule: 'Honoured only with search_lang: SearXNG gets the locale language=xx-CC (e.g. de-AT); without search_lang, or with US or ALL, no region is sent.',
-      },
-      {
-        option: 'freshness',
-        rule: 'Honoured for day, week, month and year (SearXNG’s time_range); a date range is refused: SearXNG has no date-range filter.',
-      },
-    ],
-    maxCallsPerQuery: SEARXNG_MAX_PAGES,
-
-    validate(item: NormalizedRequestItem, index: number): Issue[] {
-      if (item.freshness === undefined || searxngTimeRange(item.freshness) !== undefined) return [];
-      return [
-        {
-          path: `requests[${index}].freshness`,
-          message: issueMessage('providerOption', {
-            option: 'freshness',
-            provider: 'SearXNG',
-            reason: 'its time_range takes only day, week, month or year, not a date range',
-          }),
-        },
-      ];
-    },
-
-    search,
-
+    capabilities: SEARXNG_CAPABILITIES,
+    translator: {
+      kind: 'http',
+      client: client.get,
+      buildRequest: (query, page) => ({ url: at(endpoint, params(query, page)), headers }),
+      parseAnswer,
+      refusal: (status) => ownStatusError(status),
+      notJson: 'SearXNG answered with a web page instead of JSON (a login page or proxy in front of it?).',
+    } satisfies HttpTranslator,
     close: client.close,
-
-    async doctor(context: ProviderContext): Promise<DoctorCheck[]> {
-      return doctorChecks(context.signal);
-    },
+    doctor: (signal) => doctorChecks(client.get(), { root, recipient, headers }, signal),
   };
-
-  /**
-   * Checks the instance without running a search: `/config` answers (reachable, credentials
-   * accepted) and lists enabled engines; `/search?format=json` without a query is refused with 403
-   * when `json` is not in `search.formats` (searx/webapp.py checks the format before the query) and
-   * answers 400 `{"error": "No query"}` when it is, so no engine is ever asked.
-   */
-  async function doctorChecks(signal: AbortSignal): Promise<DoctorCheck[]> {
-    const checks: DoctorCheck[] = [];
-    const reach = 'SearXNG instance';
-    let config: unknown;
-    try {
-      const response = await get(configUrl, signal);
-      if (response.status !== 200) {
-        http().discard(response);
-        const error = statusError(response.status);
-        return [{ name: reach, ok: false, detail: `${recipient}/config: ${error.message}`, fix: fixFor(error) }];
-      }
-      config = (await readJson(response, signal)) ?? null;
-    } catch (error) {
-      if (error instanceof ProviderError)
-        return [{ name: reach, ok: false, detail: error.message, fix: fixFor(error) }];
-      return [
-        {
-          name: reach,
-          ok: false,
-          detail: `${recipient} did not answer in time`,
-          fix: 'Check that the instance is running and SEARXNG_BASE_URL points at it.',
-        },
-      ];
-    }
-    if (!isRecord(config)) {
-      return [
-        {
-          name: reach,
-          ok: false,
-          detail: `${recipient}/config is not SearXNG's configuration`,
-          fix: 'Point SEARXNG_BASE_URL at the instance itself, with its sub-path (the URL its search page is under).',
-        },
-      ];
-    }
-    const version = typeof config.version === 'string' && /^[\w.+-]{1,40}$/.test(config.version) ? config.version : '';
-    checks.push({ name: reach, ok: true, detail: `${recipient} answers${version ? ` (SearXNG ${version})` : ''}` });
-
-    const engines = Array.isArray(config.engines) ? config.engines.filter(isRecord) : [];
-    const enabled = engines.filter((e) => e.enabled === true);
-    const general = enabled.filter((e) => Array.isArray(e.categories) && e.categories.includes('general'));
-    checks.push(
-      general.length > 0
-        ? {
-            name: 'SearXNG engines',
-            ok: true,
-            detail: `${general.length} enabled engine${general.length === 1 ? '' : 's'} in the general category (${enabled.length} enabled in all)`,
-          }
-        : {
-            name: 'SearXNG engines',
-            ok: false,
-            detail: `no enabled engine in the general category (${enabled.length} enabled in all)`,
-            fix: 'Enable web engines (e.g. duckduckgo, brave, wikipedia) under `engines:` in the instance’s settings.yml.',
-          },
-    );
-
-    const probe = new URL(endpoint);
-    probe.search = 'format=json';
-    try {
-      const response = await get(probe, signal);
-      const status = response.status;
-      const type = response.header('content-type') ?? '';
-      http().discard(response);
-      if (status === 400 && /\bjson\b/i.test(type))
-        checks.push({ name: 'SearXNG JSON output', ok: true, detail: 'enabled (json is in search.formats)' });
-      else {
-        const error = status === 200 ? undefined : statusError(status);
-        checks.push({
-          name: 'SearXNG JSON output',
-          ok: false,
-          detail: error?.message ?? `unexpected answer to a JSON request (HTTP ${status})`,
-          fix: error ? fixFor(error) : 'Point SEARXNG_BASE_URL at the instance itself, with its sub-path.',
-        });
-      }
-    } catch (error) {
-      const message = error instanceof ProviderError ? error.message : `${recipient} did not answer in time`;
-      checks.push({ name: 'SearXNG JSON output', ok: false, detail: message, fix: 'Check the instance is running.' });
-    }
-    if (isRecord(config.limiter) && config.limiter.enabled === true)
-      checks.push({
-        name: 'SearXNG limiter',
-        ok: true,
-        detail:
-          'on: it may refuse this server with 429; if searches fail that way, add this server’s address to botdetection.ip_lists.pass_ip or set server.limiter: false',
-      });
-    return checks;
-  }
-
-  async function readJson(response: HttpAnswer, signal: AbortSignal): Promise<unknown> {
-    if (!/\bjson\b/i.test(response.header('content-type') ?? '')) {
-      http().discard(response);
-      return undefined;
-    }
-    try {
-      return JSON.parse(await http().readText(response, MAX_BODY_BYTES, signal));
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return undefined;
-    }
-  }
 }
 
 function toCandidate(result: Record<string, unknown>): RawCandidate {
@@ -400,59 +188,4 @@ function toCandidate(result: Record<string, unknown>): RawCandidate {
     candidate.published = result.publishedDate;
   }
   return candidate;
-}
-
-/** Our message for a status SearXNG (or a proxy in front of it) answered with. */
-function statusError(status: number): ProviderError {
-  const options = { status };
-  if (status === 403)
-    return new ProviderError(
-      'provider_error',
-      'SearXNG refused JSON output (HTTP 403): add json to search.formats in the instance’s settings.yml.',
-      options,
-    );
-  if (status === 429)
-    return new ProviderError(
-      'provider_rate_limited',
-      'SearXNG’s limiter refused this server (HTTP 429): turn the instance’s server.limiter setting off, or add this server’s address to its pass list (botdetection.ip_lists.pass_ip).',
-      options,
-    );
-  if (status === 401)
-    return new ProviderError(
-      'provider_auth',
-      'SearXNG refused the credentials (HTTP 401): check the user and password in SEARXNG_BASE_URL.',
-      options,
-    );
-  if (status === 404)
-    return new ProviderError(
-      'provider_error',
-      'SearXNG has no search endpoint at this address (HTTP 404): check the sub-path in SEARXNG_BASE_URL.',
-      options,
-    );
-  if (status === 502 || status === 503 || status === 504)
-    return new ProviderError('provider_unavailable', `SearXNG is unavailable (HTTP ${status}).`, options);
-  if (status >= 300 && status < 400)
-    return new ProviderError(
-      'provider_error',
-      `SearXNG answered with a redirect (HTTP ${status}): an external !! bang in the query, or a base URL that moved.`,
-      options,
-    );
-  if (status >= 500) return new ProviderError('provider_error', `SearXNG failed (HTTP ${status}).`, options);
-  return new ProviderError('provider_error', `SearXNG refused the request (HTTP ${status}).`, options);
-}
-
-function fixFor(error: ProviderError): string {
-  switch (error.code) {
-    case 'provider_auth':
-      return 'Put the proxy’s user and password in SEARXNG_BASE_URL (https://user:password@host/path).';
-    case 'provider_rate_limited':
-      return 'Set server.limiter: false in the instance’s settings.yml, or add this server’s address to botdetection.ip_lists.pass_ip.';
-    case 'provider_unavailable':
-    case 'provider_timeout':
-      return 'Check that the instance is running and SEARXNG_BASE_URL points at it.';
-    default:
-      return error.status === 403
-        ? 'Add json to search.formats in the instance’s settings.yml (formats: [html, json]) and restart it.'
-        : 'Point SEARXNG_BASE_URL at the instance itself, with its sub-path (the URL its search page is under).';
-  }
 }

@@ -1,5 +1,6 @@
 // What the providers' tests call a provider with (imported by tests only).
-import type { ProviderContext, ProviderQuery } from '../../provider.ts';
+import type { QueryOptions } from '../../pipeline/query-provider.ts';
+import type { ProviderQuery } from '../../provider.ts';
 
 /** A query as the engine hands it to a provider: the contract's defaults, ten results, then `extra`. */
 export function testQuery(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
@@ -15,7 +16,9 @@ export function testQuery(text: string, extra: Partial<ProviderQuery> = {}): Pro
   };
 }
 
-/** A call's context with a clock at 0 and a sleep that returns at once. */
-export function testContext(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { signal, now: () => 0, sleep: async () => {} };
+/** How a provider's tests run a query through the pipeline: a clock at 0 and a sleep that returns at once. */
+export function testContext(
+  signal: AbortSignal = new AbortController().signal,
+): QueryOptions & { signal: AbortSignal } {
+  return { signal, clock: { now: () => 0, sleep: async () => {} } };
 }

@@ -1,0 +1,112 @@
+import type { BudgetSession } from '../budget.ts';
+import type { AnswerPage, Capabilities, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import { candidateInScope, type ResultScope } from '../scope-filter.ts';
+import { exchangePage } from './exchange.ts';
+import type { Clock, Member } from './members.ts';
+import { timed } from './timed.ts';
+
+/** What paging needs of the search it runs in. */
+export interface PagingRun {
+  readonly signal: AbortSignal;
+  readonly budget: BudgetSession;
+  readonly clock: Clock;
+}
+
+/** What the pages of one query gathered so far. */
+interface Gathered {
+  readonly candidates: RawCandidate[];
+  readonly seen: Set<string>;
+  readonly suggestions: unknown[];
+  kept: number;
+  emptyBecause: string | undefined;
+}
+
+/**
+ * How many pages a query may take: enough for `fetchCount` at the provider's page size (every page
+ * it allows, when it sets none), and with a scope up to `scopePages` more, at most `maxPages`.
+ */
+export function lastPage(capabilities: Capabilities, fetchCount: number, scoped: boolean): number {
+  const paging = capabilities.paging;
+  if (paging === undefined) return 1;
+  const planned = paging.perPage === undefined ? paging.maxPages : Math.ceil(Math.max(fetchCount, 1) / paging.perPage);
+  return Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages);
+}
+
+/** A key under which two spellings of one URL are one candidate (the engine normalizes again). */
+function urlKey(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  return URL.canParse(url) ? new URL(url).href : url;
+}
+
+/** Adds a page's new candidates; returns how many were new. */
+function gather(gathered: Gathered, answer: AnswerPage, first: boolean, inScope?: (c: RawCandidate) => boolean) {
+  if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
+  gathered.emptyBecause ??= answer.emptyBecause;
+  let added = 0;
+  for (const candidate of answer.candidates) {
+    const key = urlKey(candidate.url);
+    if (key === undefined || gathered.seen.has(key)) continue;
+    gathered.seen.add(key);
+    added += 1;
+    gathered.candidates.push(candidate);
+    if (inScope === undefined || inScope(candidate)) gathered.kept += 1;
+  }
+  return added;
+}
+
+/**
+ * A further page is a call of its own: debited from the request's budget and taken in the
+ * provider's shared rate (a turn past the call's time ends paging). False: no further page.
+ */
+async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise<boolean> {
+  if (!run.budget.debitCall()) return false;
+  try {
+    await member.gate?.acquire(endsAt - run.clock.now(), run.signal);
+    return true;
+  } catch (error) {
+    if (error instanceof ProviderError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The pages of one query of an HTTP provider (ADR 0075): the first under the call's timeout, then
+ * further pages, each under its own, while fewer than `fetchCount` distinct candidates (with a scope,
+ * candidates in scope) are gathered, the last page said there is more and added something new, and
+ * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
+ * `calls` counts the calls made.
+ */
+export async function fetchPages(
+  run: PagingRun,
+  member: Member,
+  query: ProviderQuery,
+  options: { scope: ResultScope | undefined; failover: boolean; calls: { count: number } },
+): Promise<ProviderAnswer> {
+  const { scope, failover, calls } = options;
+  const inScope = scope === undefined ? undefined : candidateInScope(scope);
+  const base = { scoped: scope !== undefined, wallClock: run.clock.wallClock() };
+  const last = lastPage(member.provider.capabilities, query.fetchCount, base.scoped);
+  const gathered: Gathered = { candidates: [], seen: new Set(), suggestions: [], kept: 0, emptyBecause: undefined };
+  for (let page = 0; page < last; page += 1) {
+    const endsAt = run.clock.now() + member.timeoutMs;
+    if (page > 0) {
+      if (gathered.kept >= query.fetchCount || !(await nextPage(run, member, endsAt))) break;
+      calls.count += 1;
+    }
+    let answer: AnswerPage;
+    try {
+      answer = await timed(member.timeoutMs, run.signal, (signal) =>
+        exchangePage(member, query, { page, ...base }, signal, { clock: run.clock, endsAt, failover }),
+      );
+    } catch (error) {
+      if (page === 0 || run.signal.aborted) throw error;
+      break;
+    }
+    if (gather(gathered, answer, page === 0, inScope) === 0 || !answer.more) break;
+  }
+  if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
+    throw new ProviderError('provider_unavailable', gathered.emptyBecause);
+  const { candidates, suggestions } = gathered;
+  return suggestions.length > 0 ? { candidates, suggestions } : { candidates };
+}

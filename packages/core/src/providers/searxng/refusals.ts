@@ -1,0 +1,57 @@
+import { ProviderError } from '../../provider.ts';
+
+/** Our message for a status SearXNG (or a proxy in front of it) answered with. */
+export function ownStatusError(status: number): ProviderError {
+  const options = { status };
+  if (status === 403)
+    return new ProviderError(
+      'provider_error',
+      'SearXNG refused JSON output (HTTP 403): add json to search.formats in the instance’s settings.yml.',
+      options,
+    );
+  if (status === 429)
+    return new ProviderError(
+      'provider_rate_limited',
+      'SearXNG’s limiter refused this server (HTTP 429): turn the instance’s server.limiter setting off, or add this server’s address to its pass list (botdetection.ip_lists.pass_ip).',
+      options,
+    );
+  if (status === 401)
+    return new ProviderError(
+      'provider_auth',
+      'SearXNG refused the credentials (HTTP 401): check the user and password in SEARXNG_BASE_URL.',
+      options,
+    );
+  if (status === 404)
+    return new ProviderError(
+      'provider_error',
+      'SearXNG has no search endpoint at this address (HTTP 404): check the sub-path in SEARXNG_BASE_URL.',
+      options,
+    );
+  if (status === 502 || status === 503 || status === 504)
+    return new ProviderError('provider_unavailable', `SearXNG is unavailable (HTTP ${status}).`, options);
+  if (status >= 300 && status < 400)
+    return new ProviderError(
+      'provider_error',
+      `SearXNG answered with a redirect (HTTP ${status}): an external !! bang in the query, or a base URL that moved.`,
+      options,
+    );
+  if (status >= 500) return new ProviderError('provider_error', `SearXNG failed (HTTP ${status}).`, options);
+  return new ProviderError('provider_error', `SearXNG refused the request (HTTP ${status}).`, options);
+}
+
+/** What to do about a refusal, for `openmates doctor`. */
+export function fixFor(error: ProviderError): string {
+  switch (error.code) {
+    case 'provider_auth':
+      return 'Put the proxy’s user and password in SEARXNG_BASE_URL (https://user:password@host/path).';
+    case 'provider_rate_limited':
+      return 'Set server.limiter: false in the instance’s settings.yml, or add this server’s address to botdetection.ip_lists.pass_ip.';
+    case 'provider_unavailable':
+    case 'provider_timeout':
+      return 'Check that the instance is running and SEARXNG_BASE_URL points at it.';
+    default:
+      return error.status === 403
+        ? 'Add json to search.formats in the instance’s settings.yml (formats: [html, json]) and restart it.'
+        : 'Point SEARXNG_BASE_URL at the instance itself, with its sub-path (the URL its search page is under).';
+  }
+}
