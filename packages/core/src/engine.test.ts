@@ -3,6 +3,7 @@ import {
   type BraveFixture,
   CANARY_API_KEY,
   expectedBraveResults,
+  lineCollector,
   rejectionOf,
   startBraveFixture,
 } from '@openmates/fixtures';
@@ -11,7 +12,7 @@ import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
-import { createLogger, lineCollector } from './logger.ts';
+import { createLogger } from './logger.ts';
 import type { SearchProvider } from './provider.ts';
 import { createConfiguredProvider } from './providers/registry.ts';
 

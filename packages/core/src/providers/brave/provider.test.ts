@@ -11,9 +11,9 @@ import {
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ProviderContext, ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
+import { testQuery } from '../../testing/index.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
-import { testQuery } from '../shared/test-query.ts';
 import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './provider.ts';
 
 let fixture: BraveFixture;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
 import { resolveIndexPath } from './index-path.ts';
 import { openIndex } from './local-index.ts';

@@ -8,7 +8,7 @@ import {
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';

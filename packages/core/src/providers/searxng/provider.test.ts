@@ -1,6 +1,7 @@
 import { SEARXNG_MAX_PAGES } from '@openmates/contract';
 import {
   expectedSearxngResults,
+  lineCollector,
   rejectionOf,
   SEARXNG_CANARY_PASSWORD,
   SEARXNG_FIXTURE_USER,
@@ -11,12 +12,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configSecrets, loadConfig } from '../../config.ts';
 import { createEngine } from '../../engine.ts';
 import { createRedactor } from '../../hygiene/index.ts';
-import { createLogger, lineCollector } from '../../logger.ts';
+import { createLogger } from '../../logger.ts';
 import { ProviderError, type ProviderQuery } from '../../provider.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider } from '../registry.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
 import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './provider.ts';
 
 let fixture: SearxngFixture;

@@ -1,5 +1,5 @@
-// What the providers' tests call a provider with (imported by tests only).
-import type { ProviderContext, ProviderQuery } from '../../provider.ts';
+// What the providers' tests call a provider with.
+import type { ProviderContext, ProviderQuery } from '../provider.ts';
 
 /** A query as the engine hands it to a provider: the contract's defaults, ten results, then `extra`. */
 export function testQuery(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {
