@@ -1,7 +1,7 @@
 // Test helpers live apart from what ships: in @openmates/fixtures (loopback provider servers, a log
 // line collector) and in each package's `testing/` folder (its `./testing` subpath export). This
 // scans every tracked product source file, so an import of a helper from product code fails here
-// with its file and what it imports (docs/adr/0079-test-helpers-out-of-product-source.md).
+// with its file and what it imports (docs/adr/0079-test-helpers-apart.md).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
