@@ -1,7 +1,7 @@
 import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
 import type { IndexConnection } from './index-connection.ts';
+import { searchFilters } from './index-filters.ts';
 import { type HitRow, leadingWords, SNIPPET_TOKENS, toHit } from './index-hits.ts';
-import { scopeConditions } from './index-scope.ts';
 import type { LocalHit, LocalSearchOptions } from './index-types.ts';
 import { nameKeys } from './name-key.ts';
 import { orderNamed } from './named-order.ts';
@@ -49,25 +49,17 @@ function namedHits(connection: IndexConnection, query: string, options: LocalSea
   const keys = nameKeys(query);
   const key = keys[0];
   if (key === undefined) return [];
-  const scope = scopeConditions(options);
+  const filters = searchFilters(options);
   // CROSS JOIN keeps the name-key probe as the outer loop; FTS5 is only read by rowid.
   const rows = connection
     .statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
          CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet
        FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
-       WHERE d.name_key IN (?, ?) AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)${scope.sql}
+       WHERE d.name_key IN (?, ?) AND ${filters.sql}
        ORDER BY d.id LIMIT ?`,
     )
-    .all(
-      key,
-      keys[1] ?? key,
-      options.language ?? null,
-      options.language ?? null,
-      options.familyFriendlyOnly === true ? 1 : 0,
-      ...scope.values,
-      MAX_NAMED,
-    ) as unknown as HitRow[];
+    .all(key, keys[1] ?? key, ...filters.values, MAX_NAMED) as unknown as HitRow[];
   return rows.map((row) => toHit({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }));
 }
 
@@ -78,22 +70,15 @@ function rankedHits(
   limit: number,
   options: LocalSearchOptions,
 ): LocalHit[] {
-  const scope = scopeConditions(options);
+  const filters = searchFilters(options);
   const rows = connection
     .statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
          CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
        FROM docs_fts f JOIN docs d ON d.id = f.rowid
-       WHERE docs_fts MATCH ? AND (? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)${scope.sql}
+       WHERE docs_fts MATCH ? AND ${filters.sql}
        ORDER BY f.rank LIMIT ?`,
     )
-    .all(
-      match,
-      options.language ?? null,
-      options.language ?? null,
-      options.familyFriendlyOnly === true ? 1 : 0,
-      ...scope.values,
-      limit,
-    ) as unknown as HitRow[];
+    .all(match, ...filters.values, limit) as unknown as HitRow[];
   return rows.map(toHit);
 }

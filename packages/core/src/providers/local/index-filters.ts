@@ -1,18 +1,31 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { LocalSearchOptions } from './index-types.ts';
 
-/** SQL conditions on the `docs` table (aliased `d`), each starting with ` AND `, and their values. */
-export interface ScopeConditions {
+/** SQL conditions on the `docs` table (aliased `d`) and their values, in order. */
+export interface Conditions {
   sql: string;
   values: SQLInputValue[];
 }
 
 /**
- * The SQL conditions and their values for the scope options of a search: a host in (or not in) the
- * domains, a published date in the range. Domains hold only letters, digits, `-` and `.`, so none
- * is a LIKE wildcard.
+ * The conditions every search step applies: the language, the family-friendly flag, then the scope
+ * (see `scopeConditions`). Both steps write the same SQL, so each prepares one statement.
  */
-export function scopeConditions(options: LocalSearchOptions): ScopeConditions {
+export function searchFilters(options: LocalSearchOptions): Conditions {
+  const scope = scopeConditions(options);
+  const language = options.language ?? null;
+  return {
+    sql: `(? IS NULL OR d.language = ?) AND (? = 0 OR d.family_friendly = 1)${scope.sql}`,
+    values: [language, language, options.familyFriendlyOnly === true ? 1 : 0, ...scope.values],
+  };
+}
+
+/**
+ * The SQL conditions (each starting with ` AND `) and their values for the scope options of a
+ * search: a host in (or not in) the domains, a published date in the range. Domains hold only
+ * letters, digits, `-` and `.`, so none is a LIKE wildcard.
+ */
+function scopeConditions(options: LocalSearchOptions): Conditions {
   let sql = '';
   const values: SQLInputValue[] = [];
   const inDomains = (domains: readonly string[]) => {
