@@ -1,11 +1,5 @@
-import {
-  createConfiguredProviders,
-  createEngine,
-  createLogger,
-  type Engine,
-  lineCollector,
-  loadConfig,
-} from '@openmates/core';
+import { createConfiguredProviders, createEngine, createLogger, type Engine, loadConfig } from '@openmates/core';
+import { lineCollector } from '@openmates/fixtures';
 import { createServer, loadServerSettings, type NodeFallback } from '@openmates/server';
 import { startWireProxy, type WireRewrite } from './wire-proxy.ts';
 

@@ -18,9 +18,8 @@ function productSources(): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!['node_modules', 'dist', 'build', '.svelte-kit', 'generated'].includes(entry.name)) walk(path);
-      } else if (/\.(ts|js|svelte|py)$/.test(entry.name) && !/\.test(-d)?\.ts$|test-support\.ts$/.test(entry.name))
-        files.push(path);
+        if (!['node_modules', 'dist', 'build', '.svelte-kit', 'generated', 'testing'].includes(entry.name)) walk(path);
+      } else if (/\.(ts|js|svelte|py)$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name)) files.push(path);
     }
   };
   for (const dir of ['contract/src', 'apps/web/src', 'packages/sdk-python/src']) walk(join(ROOT, dir));

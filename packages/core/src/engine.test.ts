@@ -3,6 +3,7 @@ import {
   type BraveFixture,
   CANARY_API_KEY,
   expectedBraveResults,
+  lineCollector,
   rejectionOf,
   startBraveFixture,
 } from '@openmates/fixtures';
@@ -11,7 +12,7 @@ import { BudgetSession } from './budget.ts';
 import { loadConfig } from './config.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
-import { createLogger, lineCollector } from './logger.ts';
+import { createLogger } from './logger.ts';
 import type { SearchProvider } from './provider.ts';
 import { createConfiguredProvider } from './providers/registry.ts';
 
@@ -213,8 +214,11 @@ describe('provider errors are visible, never zero hits', () => {
   it('turns a provider bug into internal_error without details', async () => {
     const broken: SearchProvider = {
       ...createConfiguredProvider(braveEngine().engine.config),
-      search: async () => {
-        throw new TypeError(`cannot read ${CANARY_API_KEY}`);
+      translator: {
+        kind: 'run',
+        run: async () => {
+          throw new TypeError(`cannot read ${CANARY_API_KEY}`);
+        },
       },
     };
     const { engine } = braveEngine({}, broken);
@@ -324,7 +328,8 @@ describe('budgets over real HTTP (Brave fixture)', () => {
       ['fast', 20, undefined],
     ]);
     expect(response.budget).toEqual({
-      calls_used: 2,
+      // Each query takes two pages of 20 (count 20, asked twice over for the tabloid filter): a call each.
+      calls_used: 4,
       max_sources: 25,
       sources_admitted: 25,
       sources_cut: 15,

@@ -5,6 +5,7 @@ import {
   type BraveFixture,
   expectedBraveResults,
   expectedSearxngResults,
+  lineCollector,
   type SearxngFixture,
   startBraveFixture,
   startSearxngFixture,
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
-import { createLogger, lineCollector } from './logger.ts';
+import { createLogger } from './logger.ts';
 import { createConfiguredProviders } from './providers/registry.ts';
 
 // Failover across a chain of real adapters (Brave, then SearXNG), each against its fixture server.

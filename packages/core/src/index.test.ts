@@ -26,7 +26,6 @@ it('exports exactly the values other packages use', async () => {
     'dryRunRequest',
     'errorResponse',
     'ingestPaths',
-    'lineCollector',
     'loadConfig',
     'loadUndici',
     'newRequestId',

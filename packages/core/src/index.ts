@@ -11,7 +11,7 @@ export {
 export { createEngine, type Engine, type EngineObserver, type SearchJson } from './engine.ts';
 export { describeIssues, EngineError, errorResponse, parseJsonBody } from './engine-error.ts';
 export { createRedactor } from './hygiene/index.ts';
-export { createLogger, type Logger, lineCollector } from './logger.ts';
+export { createLogger, type Logger } from './logger.ts';
 export type { Clock } from './pipeline/members.ts';
 export { type DoctorCheck, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
 export {

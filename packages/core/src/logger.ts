@@ -52,15 +52,6 @@ function silentLogger(): Logger {
   return logger as unknown as Logger;
 }
 
-/** A log destination that keeps every line in `lines`: for tests and for transcripts of a run. */
-export function lineCollector(lines: string[]): DestinationStream {
-  return {
-    write(line: string) {
-      lines.push(line);
-    },
-  };
-}
-
 /**
  * Structured JSON logs (pino). Records carry categories, codes, counts, elapsed times, HTTP statuses
  * and request ids only: callers never pass query text, URLs, snippets, keys or upstream bodies.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ResultGroup } from '@openmates/contract';
 import {
   type BraveFixture,
+  lineCollector,
   type OpenAIFixture,
   rejectionOf,
   type SearxngFixture,
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
-import { createLogger, lineCollector } from './logger.ts';
+import { createLogger } from './logger.ts';
 import { openIndex } from './providers/local/local-index.ts';
 import { createConfiguredProvider } from './providers/registry.ts';
 import { publishedAt, scopeMiss } from './scope-filter.ts';

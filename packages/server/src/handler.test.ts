@@ -15,7 +15,7 @@ import { type BraveFixture, CANARY_API_KEY, expectedBraveResults, startBraveFixt
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './env.ts';
 import { createHandler } from './handler.ts';
-import { failingProvider, startTestServer, type TestServer } from './test-support.ts';
+import { failingProvider, startTestServer, type TestServer } from './testing/index.ts';
 
 const API_KEY = 'test-api-key-0123456789abcdef';
 const committedOpenapi: unknown = JSON.parse(

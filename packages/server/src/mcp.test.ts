@@ -3,7 +3,7 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { PATHS } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-support.ts';
+import { startTestServer, type TestServer } from './testing/index.ts';
 
 const KEY = 'mcp-test-key-0123456789abcdef';
 let brave: BraveFixture;

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { API_NAMESPACE, PATHS, ROUTES, WebSearchResponseSchema } from '@openmates/contract';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from './test-support.ts';
+import { startTestServer } from './testing/index.ts';
 
 let brave: BraveFixture;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import {
 import { createLocalProvider, type SearchProvider } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-support.ts';
+import { startTestServer, type TestServer } from './testing/index.ts';
 
 let brave: BraveFixture;
 beforeAll(async () => {

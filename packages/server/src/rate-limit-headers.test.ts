@@ -9,7 +9,7 @@ import {
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './env.ts';
-import { startTestServer, type TestServer } from './test-support.ts';
+import { startTestServer, type TestServer } from './testing/index.ts';
 
 const KEY = 'rate-limit-test-key-0123456789';
 const OTHER_KEY = 'rate-limit-other-key-0123456789';

@@ -16,7 +16,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-support.ts';
+import { startTestServer, type TestServer } from './testing/index.ts';
 
 interface JsonSchema {
   $ref?: string;

@@ -1,5 +1,6 @@
 import { DEFAULT_HOST } from '@openmates/contract';
 import {
+  type Clock,
   configSecrets,
   connectRedis,
   createEngine,
@@ -9,7 +10,6 @@ import {
   type EngineConfig,
   type Logger,
   loadConfig,
-  type ProviderContext,
   type SearchProvider,
 } from '@openmates/core';
 import { loadServerConfig, type ServerConfig } from './env.ts';
@@ -50,7 +50,7 @@ export interface ServerFactoryOptions {
   /** How long the start waits for Redis's first answer (default 1000 ms); unreachable is not fatal. */
   redisSettleMs?: number;
   /** Test-only: the engine's sleep between retries (default a real timer). */
-  sleep?: ProviderContext['sleep'];
+  sleep?: Clock['sleep'];
   /**
    * Test-only: a provider built by the test instead of the configured one, for failures no fixture
    * server can produce (a provider that throws a programming error).

@@ -4,7 +4,7 @@ import { ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wantsEventStream } from './api-core.ts';
-import { failingProvider, startTestServer, type TestServer } from './test-support.ts';
+import { failingProvider, startTestServer, type TestServer } from './testing/index.ts';
 
 let brave: BraveFixture;
 let server: TestServer;

@@ -10,7 +10,7 @@ import {
 import { ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { failingProvider, startTestServer, type TestServer } from './test-support.ts';
+import { failingProvider, startTestServer, type TestServer } from './testing/index.ts';
 
 const API_KEY = 'test-api-key-0123456789abcdef';
 const JSON_TYPE = { 'content-type': 'application/json' };

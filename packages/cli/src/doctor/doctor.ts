@@ -1,5 +1,5 @@
 import type { ProviderId, RateLimitState } from '@openmates/contract';
-import type { DoctorCheck, EngineConfig, ProviderContext, ProviderModule } from '@openmates/core';
+import type { DoctorCheck, EngineConfig, ProviderModule } from '@openmates/core';
 import { engineEnv } from '../lib/cli-env.ts';
 
 /** What `openmates doctor --json` prints. */
@@ -79,7 +79,7 @@ function selectedModule(
   const settings = config[id];
   return {
     configurationChecks: (env: Env) => module.configurationChecks(settings, env),
-    liveProbe: module.liveProbe && ((context: ProviderContext) => module.liveProbe?.(settings, context) ?? []),
+    liveProbe: module.liveProbe && ((signal: AbortSignal) => module.liveProbe?.(settings, signal) ?? []),
   };
 }
 
@@ -168,27 +168,11 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
     });
   for (const provider of providers) {
     const signal = AbortSignal.timeout(config.providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
-    const context = {
-      signal,
-      now: () => performance.now(),
-      sleep: (ms: number, s: AbortSignal) =>
-        new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, ms);
-          s.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              reject(s.reason);
-            },
-            { once: true },
-          );
-        }),
-    };
     try {
-      if (provider.doctor) checks.push(...(await provider.doctor(context)));
+      if (provider.doctor) checks.push(...(await provider.doctor(signal)));
       else checks.push({ name: 'provider ready', ok: true, detail: `${provider.name} has no reachability check` });
       const live = selectedModule(core, config, provider.id).liveProbe;
-      if (options.live && live) checks.push(...(await live(context)));
+      if (options.live && live) checks.push(...(await live(signal)));
     } finally {
       await provider.close?.();
     }

@@ -33,7 +33,7 @@ export function lastPage(capabilities: Capabilities, fetchCount: number, scoped:
   return Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages);
 }
 
-/** A key under which two spellings of one URL are one candidate (the engine normalizes again). */
+/** A key under which two spellings of one URL are one candidate (result building normalizes again). */
 function urlKey(url: unknown): string | undefined {
   if (typeof url !== 'string') return undefined;
   return URL.canParse(url) ? new URL(url).href : url;
@@ -45,9 +45,10 @@ function gather(gathered: Gathered, answer: AnswerPage, first: boolean, inScope?
   gathered.emptyBecause ??= answer.emptyBecause;
   let added = 0;
   for (const candidate of answer.candidates) {
+    // A candidate without a URL is kept for result building to refuse (and count); it is never new.
     const key = urlKey(candidate.url);
-    if (key === undefined || gathered.seen.has(key)) continue;
-    gathered.seen.add(key);
+    if (key !== undefined && gathered.seen.has(key)) continue;
+    if (key !== undefined) gathered.seen.add(key);
     added += 1;
     gathered.candidates.push(candidate);
     if (inScope === undefined || inScope(candidate)) gathered.kept += 1;

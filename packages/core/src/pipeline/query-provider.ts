@@ -18,6 +18,8 @@ export interface QueryOptions {
   gate?: UpstreamGate;
   /** Another provider would stand behind this one (default false). */
   failover?: boolean;
+  /** The calls the query may make, its first page included (default the provider's pages). */
+  maxCalls?: number;
 }
 
 /**
@@ -43,7 +45,10 @@ export async function queryProvider(
     gate: options.gate,
     keepUndated: appliesFreshness(provider),
   };
-  const budget = new BudgetSession({ maxCalls: maxCallsPerQuery(provider), maxSources: Number.POSITIVE_INFINITY });
+  const budget = new BudgetSession({
+    maxCalls: options.maxCalls ?? maxCallsPerQuery(provider),
+    maxSources: Number.POSITIVE_INFINITY,
+  });
   budget.debitCall();
   const run = { signal: options.signal ?? new AbortController().signal, budget, clock };
   const scope = scopeOf(query, clock.wallClock(), member.keepUndated);

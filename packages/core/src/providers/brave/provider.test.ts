@@ -1,7 +1,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { BRAVE_MAX_RETRIES, REQUEST_OPTIONS } from '@openmates/contract';
+import { REQUEST_OPTIONS } from '@openmates/contract';
 import {
   type BraveFixture,
   CANARY_API_KEY,
@@ -10,12 +10,16 @@ import {
   startBraveFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { queryProvider } from '../../pipeline/query-provider.ts';
-import { type ProviderContext, ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
+import { optionLists, providerIssues } from '../../capabilities.ts';
+import { type QueryOptions, queryProvider } from '../../pipeline/query-provider.ts';
+import { CallTimeout } from '../../pipeline/timed.ts';
+import { ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
+import { testQuery } from '../../testing/index.ts';
+import { createMemoryUpstreamGate } from '../../upstream-gate.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
-import { testQuery } from '../shared/test-query.ts';
-import { BRAVE_DEFAULT_RETRY_DELAY_MS, createBraveProvider } from './provider.ts';
+import { BRAVE_DEFAULT_RETRY_DELAY_MS, BRAVE_MAX_RETRIES } from './limits.ts';
+import { createBraveProvider } from './provider.ts';
 
 let fixture: BraveFixture;
 
@@ -29,24 +33,18 @@ beforeEach(() => {
   fixture.reset();
 });
 
-/** A context whose sleep records the delays it was asked for and returns at once. */
-function context(signal: AbortSignal = new AbortController().signal): { context: ProviderContext; sleeps: number[] } {
+/** How a query runs: a clock at 0 whose sleep records the delays it was asked for and returns at once. */
+function context(signal: AbortSignal = new AbortController().signal): { context: QueryOptions; sleeps: number[] } {
   const sleeps: number[] = [];
-  return {
-    sleeps,
-    context: {
-      signal,
-      now: () => 0,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-    },
+  const sleep = async (ms: number) => {
+    sleeps.push(ms);
   };
+  return { sleeps, context: { signal, clock: { now: () => 0, sleep } } };
 }
 
 const query = testQuery;
 
-function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: number } = {}) {
+function provider(overrides: { apiKey?: string; baseUrl?: string } = {}) {
   return createBraveProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, ...overrides });
 }
 
@@ -199,41 +197,34 @@ describe('Brave provider: errors', () => {
     expect(BRAVE_DEFAULT_RETRY_DELAY_MS).toBeLessThanOrEqual(5000);
   });
 
-  it('a 429 whose Retry-After ends after the deadline is provider_rate_limited at once, and pauses everyone', async () => {
+  it('a 429 whose Retry-After ends after the call’s time is provider_rate_limited at once, and pauses everyone', async () => {
     const { context: ctx, sleeps } = context();
-    const pauses: (number | undefined)[] = [];
+    const gate = createMemoryUpstreamGate(
+      undefined,
+      () => 0,
+      async () => {},
+    );
     const error = await providerFailure(
-      queryProvider(provider(), query('ratelimit-3s x'), {
-        ...ctx,
-        deadline: 2_000,
-        pause: async (ms) => {
-          pauses.push(ms);
-        },
-      }),
+      queryProvider(provider(), query('ratelimit-3s x'), { ...ctx, timeoutMs: 2_000, gate }),
     );
     expect(error.code).toBe('provider_rate_limited');
     expect(error.retryAfterMs).toBe(3_000);
     expect(fixture.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
-    expect(pauses).toEqual([3_000]);
+    expect(await gate.pausedFor()).toBe(3_000);
   });
 
-  it('a retried 429 waits for the shared rate (context.acquire) before calling again', async () => {
-    const { context: ctx } = context();
-    const events: string[] = [];
-    await queryProvider(provider(), query('ratelimit-once y'), {
-      ...ctx,
-      sleep: async (ms) => {
-        events.push(`sleep ${ms}`);
-      },
-      acquire: async () => {
-        events.push('acquire');
-      },
-      pause: async (ms) => {
-        events.push(`pause ${ms}`);
-      },
-    });
-    expect(events).toEqual(['pause 1000', 'sleep 1000', 'acquire']);
+  it('a retried 429 pauses every replica for the wait it names, then calls again', async () => {
+    const { context: ctx, sleeps } = context();
+    const gate = createMemoryUpstreamGate(
+      undefined,
+      () => 0,
+      async () => {},
+    );
+    await queryProvider(provider(), query('ratelimit-once y'), { ...ctx, gate });
+    expect(sleeps).toEqual([1000]);
+    expect(await gate.pausedFor()).toBe(1000);
+    expect(fixture.requests).toHaveLength(2);
   });
 
   it('a 500 whose body and headers leak the key is provider_error, and nothing thrown carries the key', async () => {
@@ -329,9 +320,9 @@ describe('Brave provider: errors', () => {
     expect(error).toBe(reason);
   });
 
-  it('its own timeoutMs turns into provider_timeout', async () => {
-    const error = await providerFailure(queryProvider(provider({ timeoutMs: 20 }), query('slow'), context().context));
-    expect(error.code).toBe('provider_timeout');
+  it('a call past its timeout rejects with CallTimeout (the engine’s provider_timeout)', async () => {
+    const error = await failure(queryProvider(provider(), query('slow'), { ...context().context, timeoutMs: 20 }));
+    expect(error).toBeInstanceOf(CallTimeout);
   });
 });
 
@@ -530,16 +521,16 @@ describe('Brave provider: validation and description', () => {
   it('refuses more than 50 words, naming Brave and the count', () => {
     const brave = provider();
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
-    expect(brave.validate(query(words(50)), 0)).toEqual([]);
-    expect(brave.validate(query(words(51)), 3)).toEqual([
+    expect(providerIssues(brave, query(words(50)), 0)).toEqual([]);
+    expect(providerIssues(brave, query(words(51)), 3)).toEqual([
       { path: 'requests[3].query', message: 'Brave Search accepts at most 50 words per query (this one has 51)' },
     ]);
   });
 
   it('refuses a search_lang Brave does not support, at requests[i].search_lang', () => {
     const brave = provider();
-    expect(brave.validate(query('x', { search_lang: 'ja' }), 0)).toEqual([]);
-    const issues = brave.validate(query('x', { search_lang: 'fy' }), 2);
+    expect(providerIssues(brave, query('x', { search_lang: 'ja' }), 0)).toEqual([]);
+    const issues = providerIssues(brave, query('x', { search_lang: 'fy' }), 2);
     expect(issues).toHaveLength(1);
     expect(issues[0]?.path).toBe('requests[2].search_lang');
     expect(issues[0]?.message).toMatch(/^Brave Search does not support search_lang "fy"/);
@@ -550,11 +541,11 @@ describe('Brave provider: validation and description', () => {
     expect(brave.id).toBe('brave');
     expect(brave.name).toBe('Brave Search');
     expect(brave.recipient).toBe('api.search.brave.com');
-    expect(brave.maxQueryWords).toBe(50);
-    expect(brave.honoured).toEqual([...REQUEST_OPTIONS]);
-    expect(brave.languages).toEqual(expect.arrayContaining(['ja', 'zh', 'pt', 'no', 'nb', 'en', 'de']));
-    expect(brave.languages).not.toContain('fy');
-    expect(brave.unsupported.map((u) => u.option)).toEqual(['search_lang']);
+    expect(brave.capabilities.query?.maxWords).toBe(50);
+    expect(brave.capabilities.honoured).toEqual([...REQUEST_OPTIONS]);
+    expect(brave.capabilities.languages).toEqual(expect.arrayContaining(['ja', 'zh', 'pt', 'no', 'nb', 'en', 'de']));
+    expect(brave.capabilities.languages).not.toContain('fy');
+    expect(optionLists(brave).unsupported.map((u) => u.option)).toEqual(['search_lang']);
   });
 
   it('is not configured without a key', () => {
@@ -567,7 +558,7 @@ describe('Brave provider: doctor', () => {
     const brave = provider();
     const doctor = brave.doctor;
     if (doctor === undefined) throw new Error('doctor is missing');
-    const checks = await doctor.call(brave, context().context);
+    const checks = await doctor.call(brave, new AbortController().signal);
     expect(checks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(true);
     expect(checks[0]?.detail).toMatch(/^accepted by 127\.0\.0\.1:\d+ \(\d+ requests left/);
@@ -576,7 +567,7 @@ describe('Brave provider: doctor', () => {
 
   it('reports a rejected key with a fix, never the key', async () => {
     const brave = provider({ apiKey: 'wrong-key-for-doctor' });
-    const checks = (await brave.doctor?.(context().context)) ?? [];
+    const checks = (await brave.doctor?.(new AbortController().signal)) ?? [];
     expect(checks[0]?.ok).toBe(false);
     expect(checks[0]?.fix).toContain('BRAVE_SEARCH_API_KEY');
     expect(JSON.stringify(checks)).not.toContain('wrong-key-for-doctor');

@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
+import { DEMO_META_KEY } from './index-stats.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+
+export { DEMO_META_KEY };
 
 /**
  * The demo corpus: MDN reference pages described by `@mdn/browser-compat-data` (BCD) and the web
@@ -13,8 +16,6 @@ import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from '.
 
 /** `source` tag of demo documents; a rebuild replaces these and nothing else. */
 export const DEMO_SOURCE = 'demo';
-/** Meta key holding the demo corpus version built into an index (or `cleared`). */
-export const DEMO_META_KEY = 'demo_corpus';
 /** How long a process waits for another one building the corpus (it takes seconds). */
 const BUILD_WAIT_MS = 120_000;
 

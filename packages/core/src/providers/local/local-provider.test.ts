@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { optionLists, providerIssues } from '../../capabilities.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { DEMO_META_KEY, demoCorpusVersion, ensureDemoCorpus } from './demo-corpus.ts';
 import { resolveIndexPath } from './index-path.ts';
 import { openIndex } from './local-index.ts';
@@ -79,9 +80,10 @@ describe('the demo corpus', () => {
 
 describe('createLocalProvider', () => {
   it('describes itself and accepts every language', () => {
-    expect(demo).toMatchObject({ id: 'local', name: 'Local index', recipient: 'this machine', unsupported: [] });
-    expect(demo.honoured).toEqual(expect.arrayContaining(['count', 'search_lang', 'safesearch']));
-    expect(demo.validate(query('x', { search_lang: 'ja' }), 0)).toEqual([]);
+    expect(demo).toMatchObject({ id: 'local', name: 'Local index', recipient: 'this machine' });
+    expect(optionLists(demo).unsupported).toEqual([]);
+    expect(optionLists(demo).honoured).toEqual(expect.arrayContaining(['count', 'search_lang', 'safesearch']));
+    expect(providerIssues(demo, query('x', { search_lang: 'ja' }), 0)).toEqual([]);
   });
 
   it('honours fetchCount, search_lang and strict safe search, and passes the date as age', async () => {

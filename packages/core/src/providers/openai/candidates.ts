@@ -1,10 +1,7 @@
 import { MAX_DESCRIPTION_LENGTH } from '@openmates/contract';
 import type { ProviderAnswer, RawCandidate } from '../../provider.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import type { SearchReceipt } from './receipts.ts';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const SENTENCE_END = new Set(['.', '!', '?', '\n']);
 

@@ -7,9 +7,10 @@ import {
   startOpenAIFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { optionLists, providerIssues } from '../../capabilities.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';
@@ -236,30 +237,31 @@ describe('cancellation', () => {
 
 describe('validation and description', () => {
   it('refuses safesearch strict, naming the option and OpenAI', () => {
-    const issues = provider.validate({ ...query('x'), safesearch: 'strict' }, 2);
+    const issues = providerIssues(provider, { ...query('x'), safesearch: 'strict' }, 2);
     expect(issues).toHaveLength(1);
     expect(issues[0]?.path).toBe('requests[2].safesearch');
     expect(issues[0]?.message).toMatch(/OpenAI/);
   });
 
   it('refuses search_lang, naming the option and OpenAI', () => {
-    const issues = provider.validate({ ...query('x'), search_lang: 'de' }, 0);
+    const issues = providerIssues(provider, { ...query('x'), search_lang: 'de' }, 0);
     expect(issues.map((i) => i.path)).toEqual(['requests[0].search_lang']);
     expect(issues[0]?.message).toMatch(/OpenAI/);
   });
 
   it('accepts off and moderate', () => {
-    expect(provider.validate({ ...query('x'), safesearch: 'off' }, 0)).toEqual([]);
-    expect(provider.validate(query('x'), 0)).toEqual([]);
+    expect(providerIssues(provider, { ...query('x'), safesearch: 'off' }, 0)).toEqual([]);
+    expect(providerIssues(provider, query('x'), 0)).toEqual([]);
   });
 
   it('describes itself: id, name, recipient, options', () => {
     expect(provider.id).toBe('openai');
     expect(provider.name).toBe('OpenAI web_search (gpt-5.4)');
     expect(provider.recipient).toBe(new URL(fixture.baseUrl).host);
-    expect(provider.honoured).toEqual(['count', 'country', 'filter_tabloids', 'include_domains']);
-    expect(provider.unsupported.map((u) => u.option)).toEqual(['safesearch', 'search_lang', 'freshness']);
-    expect(provider.conditional?.map((c) => c.option)).toEqual(['exclude_domains']);
+    const options = optionLists(provider);
+    expect(options.honoured).toEqual(['count', 'country', 'filter_tabloids', 'include_domains']);
+    expect(options.unsupported.map((u) => u.option)).toEqual(['safesearch', 'search_lang', 'freshness']);
+    expect(options.conditional?.map((c) => c.option)).toEqual(['exclude_domains']);
     expect(createOpenAIProvider({ apiKey: 'k' }).recipient).toBe('api.openai.com');
   });
 
@@ -281,7 +283,7 @@ describe('validation and description', () => {
 
 describe('liveProbe (against the fixture only)', () => {
   it('passes both levels when the search runs and is cited', async () => {
-    const checks = await liveProbe({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl }, context());
+    const checks = await liveProbe({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl }, context().signal);
     expect(checks.map((c) => c.ok)).toEqual([true, true]);
     expect(checks[1]?.detail).toBe('1 completed web_search_call(s), 1 cited URL(s)');
     const bodies = fixture.requests.map((r) => r.body as { max_output_tokens: number });
@@ -289,7 +291,10 @@ describe('liveProbe (against the fixture only)', () => {
   });
 
   it('stops at level 1 when the key is refused', async () => {
-    const checks = await liveProbe({ apiKey: 'wrong-key-for-the-fixture-0000', baseUrl: fixture.baseUrl }, context());
+    const checks = await liveProbe(
+      { apiKey: 'wrong-key-for-the-fixture-0000', baseUrl: fixture.baseUrl },
+      context().signal,
+    );
     expect(checks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(false);
     expect(checks[0]?.detail).toContain('HTTP 401');

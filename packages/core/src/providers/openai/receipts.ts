@@ -40,6 +40,18 @@ function fail(message: string): ProviderError {
 const CONFLICT = 'OpenAI sent conflicting observations of one web search call; no result is used.';
 const TERMINALS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
+/** What the tracker of one stream has observed so far. */
+interface Observed {
+  maxNativeSearches: number;
+  calls: Map<string, CallRecord>;
+  annotations: ObservedAnnotation[];
+  texts: Map<string, string>;
+  responseId: string | undefined;
+  terminal: ResponseObject | undefined;
+}
+
+type ResponseEvent = Extract<OpenAIStreamEvent, { kind: 'response' }>;
+
 /**
  * Applies the receipt rules (docs/providers/openai.md) to one response stream: `observe` each event in
  * order (it throws as soon as the stream cannot succeed), then `finish` at the end of the stream
@@ -48,123 +60,134 @@ const TERMINALS = new Set(['response.completed', 'response.incomplete', 'respons
  * differing ones are a conflict.
  */
 export function createReceiptTracker(maxNativeSearches: number) {
-  const calls = new Map<string, CallRecord>();
-  const annotations: ObservedAnnotation[] = [];
-  const texts = new Map<string, string>();
-  let responseId: string | undefined;
-  let terminal: ResponseObject | undefined;
+  const observed: Observed = {
+    maxNativeSearches,
+    calls: new Map(),
+    annotations: [],
+    texts: new Map(),
+    responseId: undefined,
+    terminal: undefined,
+  };
+  return {
+    observe: (event: OpenAIStreamEvent): void => observe(observed, event),
+    finish: (): SearchReceipt => finish(observed),
+  };
+}
 
-  function call(id: string): CallRecord {
-    let record = calls.get(id);
-    if (record === undefined) {
-      record = { completedSignal: false, failedSignal: false };
-      calls.set(id, record);
-      // The allowance counts distinct native executions; refusing early stops reading the stream.
-      if (calls.size > maxNativeSearches)
-        throw fail(`OpenAI ran more than ${maxNativeSearches} web searches for one query; no result is used.`);
-    }
-    return record;
+/** The record of the search call `id`, started on first sight; refuses one call past the allowance. */
+function call(observed: Observed, id: string): CallRecord {
+  let record = observed.calls.get(id);
+  if (record === undefined) {
+    record = { completedSignal: false, failedSignal: false };
+    observed.calls.set(id, record);
+    // The allowance counts distinct native executions; refusing early stops reading the stream.
+    if (observed.calls.size > observed.maxNativeSearches)
+      throw fail(`OpenAI ran more than ${observed.maxNativeSearches} web searches for one query; no result is used.`);
   }
+  return record;
+}
 
-  function finalItem(item: WebSearchCallItem): void {
-    const record = call(item.id);
-    if (record.item !== undefined && !isDeepStrictEqual(record.item, item)) throw fail(CONFLICT);
-    record.item = item;
-    checkConsistent(record);
-  }
+function finalItem(observed: Observed, item: WebSearchCallItem): void {
+  const record = call(observed, item.id);
+  if (record.item !== undefined && !isDeepStrictEqual(record.item, item)) throw fail(CONFLICT);
+  record.item = item;
+  checkConsistent(record);
+}
 
-  function checkConsistent(record: CallRecord): void {
-    if (record.completedSignal && record.failedSignal) throw fail(CONFLICT);
-    const status = record.item?.status;
-    if (status === undefined) return;
-    if (record.completedSignal && status !== 'completed') throw fail(CONFLICT);
-    if (record.failedSignal && status !== 'failed') throw fail(CONFLICT);
-  }
+function checkConsistent(record: CallRecord): void {
+  if (record.completedSignal && record.failedSignal) throw fail(CONFLICT);
+  const status = record.item?.status;
+  if (status === undefined) return;
+  if (record.completedSignal && status !== 'completed') throw fail(CONFLICT);
+  if (record.failedSignal && status !== 'failed') throw fail(CONFLICT);
+}
 
-  function message(value: unknown): void {
-    const parsed = MessageItemSchema.safeParse(value);
+function message(observed: Observed, value: unknown): void {
+  const parsed = MessageItemSchema.safeParse(value);
+  if (!parsed.success) throw fail('OpenAI sent a malformed stream event; no result is used.');
+  parsed.data.content?.forEach((part, contentIndex) => {
+    if (part.text !== undefined) observed.texts.set(`${parsed.data.id}:${contentIndex}`, part.text);
+    for (const annotation of part.annotations ?? [])
+      observed.annotations.push({ itemId: parsed.data.id, contentIndex, annotation });
+  });
+}
+
+/** Routes an output item (streamed or in the final response) to its rule. */
+function outputItem(observed: Observed, value: unknown, done: boolean): void {
+  const type = (value as { type?: unknown }).type;
+  if (type === 'web_search_call') {
+    const parsed = WebSearchCallItemSchema.safeParse(value);
     if (!parsed.success) throw fail('OpenAI sent a malformed stream event; no result is used.');
-    parsed.data.content?.forEach((part, contentIndex) => {
-      if (part.text !== undefined) texts.set(`${parsed.data.id}:${contentIndex}`, part.text);
-      for (const annotation of part.annotations ?? [])
-        annotations.push({ itemId: parsed.data.id, contentIndex, annotation });
-    });
+    if (done) finalItem(observed, parsed.data);
+    else call(observed, parsed.data.id);
+  } else if (type === 'message' && done) {
+    message(observed, value);
   }
+}
 
-  /** Routes an output item (streamed or in the final response) to its rule. */
-  function outputItem(value: unknown, done: boolean): void {
-    const type = (value as { type?: unknown }).type;
-    if (type === 'web_search_call') {
-      const parsed = WebSearchCallItemSchema.safeParse(value);
-      if (!parsed.success) throw fail('OpenAI sent a malformed stream event; no result is used.');
-      if (done) finalItem(parsed.data);
-      else call(parsed.data.id);
-    } else if (type === 'message' && done) {
-      message(value);
-    }
+/** A response lifecycle event: one response id throughout, and only a completed response ends the stream well. */
+function observeResponse(observed: Observed, event: ResponseEvent): void {
+  if (observed.responseId !== undefined && event.response.id !== observed.responseId) throw fail(CONFLICT);
+  observed.responseId = event.response.id;
+  if (event.type === 'response.failed') throw fail('OpenAI reported the search as failed.');
+  if (event.type === 'response.incomplete' || (TERMINALS.has(event.type) && event.response.status !== 'completed'))
+    throw fail('OpenAI ended the search incomplete (an output limit or a filter stopped it); no result is used.');
+  if (event.type === 'response.completed') {
+    observed.terminal = event.response;
+    for (const item of event.response.output ?? []) outputItem(observed, item, true);
   }
+}
 
-  function observe(event: OpenAIStreamEvent): void {
-    if (terminal !== undefined) {
-      if (event.kind === 'response' && TERMINALS.has(event.type))
-        throw fail('OpenAI sent more than one terminal event for one response; no result is used.');
-      throw fail('OpenAI sent events after the response ended; no result is used.');
-    }
-    switch (event.kind) {
-      case 'error':
-        throw fail('OpenAI reported an error during the search.');
-      case 'response': {
-        if (responseId !== undefined && event.response.id !== responseId) throw fail(CONFLICT);
-        responseId = event.response.id;
-        if (event.type === 'response.failed') throw fail('OpenAI reported the search as failed.');
-        if (
-          event.type === 'response.incomplete' ||
-          (TERMINALS.has(event.type) && event.response.status !== 'completed')
-        )
-          throw fail('OpenAI ended the search incomplete (an output limit or a filter stopped it); no result is used.');
-        if (event.type === 'response.completed') {
-          terminal = event.response;
-          for (const item of event.response.output ?? []) outputItem(item, true);
-        }
-        return;
-      }
-      case 'output_item':
-        outputItem(event.item, event.type === 'response.output_item.done');
-        return;
-      case 'search_call': {
-        const record = call(event.itemId);
-        if (event.phase === 'completed') record.completedSignal = true;
-        else if (event.phase === 'failed') record.failedSignal = true;
-        checkConsistent(record);
-        return;
-      }
-      case 'annotation':
-        annotations.push({ itemId: event.itemId, contentIndex: event.contentIndex, annotation: event.annotation });
-        return;
-      case 'text_done':
-        texts.set(`${event.itemId}:${event.contentIndex}`, event.text);
-        return;
-      case 'other':
-        return;
-    }
+function observe(observed: Observed, event: OpenAIStreamEvent): void {
+  if (observed.terminal !== undefined) {
+    if (event.kind === 'response' && TERMINALS.has(event.type))
+      throw fail('OpenAI sent more than one terminal event for one response; no result is used.');
+    throw fail('OpenAI sent events after the response ended; no result is used.');
   }
-
-  function finish(): SearchReceipt {
-    if (terminal === undefined || responseId === undefined)
-      throw fail('The OpenAI stream ended before the response completed; no result is used.');
-    const completed: WebSearchCallItem[] = [];
-    for (const [id, record] of calls) {
-      const status =
-        record.item?.status ?? (record.completedSignal ? 'completed' : record.failedSignal ? 'failed' : '');
-      if (status === 'failed') throw fail('OpenAI reported a failed web search call; no result is used.');
-      if (status !== 'completed') throw fail('A web search call never completed; no result is used.');
-      // A call seen completed only through its event, with no final item, still has a receipt.
-      completed.push(record.item ?? { id, type: 'web_search_call', status: 'completed' });
+  switch (event.kind) {
+    case 'error':
+      throw fail('OpenAI reported an error during the search.');
+    case 'response':
+      observeResponse(observed, event);
+      return;
+    case 'output_item':
+      outputItem(observed, event.item, event.type === 'response.output_item.done');
+      return;
+    case 'search_call': {
+      const record = call(observed, event.itemId);
+      if (event.phase === 'completed') record.completedSignal = true;
+      else if (event.phase === 'failed') record.failedSignal = true;
+      checkConsistent(record);
+      return;
     }
-    if (completed.length === 0)
-      throw fail('OpenAI answered without a completed web search (no search receipt); the answer is not used.');
-    return { responseId, calls: completed, annotations, texts };
+    case 'annotation':
+      observed.annotations.push({
+        itemId: event.itemId,
+        contentIndex: event.contentIndex,
+        annotation: event.annotation,
+      });
+      return;
+    case 'text_done':
+      observed.texts.set(`${event.itemId}:${event.contentIndex}`, event.text);
+      return;
+    case 'other':
+      return;
   }
+}
 
-  return { observe, finish };
+function finish(observed: Observed): SearchReceipt {
+  const { terminal, responseId, calls, annotations, texts } = observed;
+  if (terminal === undefined || responseId === undefined)
+    throw fail('The OpenAI stream ended before the response completed; no result is used.');
+  const completed: WebSearchCallItem[] = [];
+  for (const [id, record] of calls) {
+    const status = record.item?.status ?? (record.completedSignal ? 'completed' : record.failedSignal ? 'failed' : '');
+    if (status === 'failed') throw fail('OpenAI reported a failed web search call; no result is used.');
+    if (status !== 'completed') throw fail('A web search call never completed; no result is used.');
+    // A call seen completed only through its event, with no final item, still has a receipt.
+    completed.push(record.item ?? { id, type: 'web_search_call', status: 'completed' });
+  }
+  if (completed.length === 0)
+    throw fail('OpenAI answered without a completed web search (no search receipt); the answer is not used.');
+  return { responseId, calls: completed, annotations, texts };
 }

@@ -1,6 +1,6 @@
-import { SEARXNG_MAX_PAGES } from '@openmates/contract';
 import {
   expectedSearxngResults,
+  lineCollector,
   rejectionOf,
   SEARXNG_CANARY_PASSWORD,
   SEARXNG_FIXTURE_USER,
@@ -11,14 +11,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configSecrets, loadConfig } from '../../config.ts';
 import { createEngine } from '../../engine.ts';
 import { createRedactor } from '../../hygiene/index.ts';
-import { createLogger, lineCollector } from '../../logger.ts';
+import { createLogger } from '../../logger.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, type ProviderQuery } from '../../provider.ts';
+import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider } from '../registry.ts';
 import { createHttpGetClient } from '../shared/http-get.ts';
 import { createUndiciGetClient } from '../shared/http-get-undici.ts';
-import { testContext, testQuery } from '../shared/test-query.ts';
-import { createSearxngProvider, SEARXNG_TEXT_FORMAT, searxngLanguage } from './provider.ts';
+import { createSearxngProvider, SEARXNG_MAX_PAGES, SEARXNG_TEXT_FORMAT, searxngLanguage } from './provider.ts';
 
 let fixture: SearxngFixture;
 
@@ -113,16 +113,9 @@ describe('SearXNG provider: requests', () => {
 
 describe('SearXNG provider: paging', () => {
   it('pages until count is met, at most 3 pages, one provider call each', async () => {
-    let calls = 1;
-    const answer = await queryProvider(provider(), query('rust', { count: 20, fetchCount: 40 }), {
-      ...context(),
-      nextCall: async () => {
-        calls += 1;
-        return new AbortController().signal;
-      },
-    });
+    const answer = await queryProvider(provider(), query('rust', { count: 20, fetchCount: 40 }), context());
     expect(searchPages().map((r) => r.query.pageno)).toEqual(['1', '2', '3']);
-    expect(calls).toBe(SEARXNG_MAX_PAGES);
+    expect(searchPages()).toHaveLength(SEARXNG_MAX_PAGES);
     expect(answer.candidates).toHaveLength(30);
   });
 
@@ -146,11 +139,8 @@ describe('SearXNG provider: paging', () => {
     expect(answer.candidates).toHaveLength(10);
   });
 
-  it('stops paging when the engine refuses a further call', async () => {
-    const answer = await queryProvider(provider(), query('rust', { fetchCount: 30 }), {
-      ...context(),
-      nextCall: async () => undefined,
-    });
+  it('stops paging when the call budget is spent', async () => {
+    const answer = await queryProvider(provider(), query('rust', { fetchCount: 30 }), { ...context(), maxCalls: 1 });
     expect(searchPages()).toHaveLength(1);
     expect(answer.candidates).toHaveLength(10);
   });

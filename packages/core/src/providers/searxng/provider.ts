@@ -4,7 +4,6 @@ import {
   type Capabilities,
   type HttpTranslator,
   type PageRequest,
-  ProviderError,
   ProviderNotConfiguredError,
   type ProviderQuery,
   type RawCandidate,

@@ -1,6 +1,6 @@
-// What the providers' tests call a provider with (imported by tests only).
-import type { QueryOptions } from '../../pipeline/query-provider.ts';
-import type { ProviderQuery } from '../../provider.ts';
+// What the providers' tests call a provider with.
+import type { QueryOptions } from '../pipeline/query-provider.ts';
+import type { ProviderQuery } from '../provider.ts';
 
 /** A query as the engine hands it to a provider: the contract's defaults, ten results, then `extra`. */
 export function testQuery(text: string, extra: Partial<ProviderQuery> = {}): ProviderQuery {

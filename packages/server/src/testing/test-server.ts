@@ -1,19 +1,18 @@
-// Test support for this package's tests: not exported from index.ts.
+// A real server on the Brave fixture, for this package's tests and those built on it.
 import {
   createLogger,
   type Engine,
   type EngineConfig,
   type Logger,
-  lineCollector,
   loadConfig,
   type SearchProvider,
 } from '@openmates/core';
-import type { BraveFixture } from '@openmates/fixtures';
-import { loadServerConfig } from './env.ts';
-import type { ApiHandler } from './handler.ts';
-import type { ServerMetrics } from './metrics.ts';
-import type { ListenOptions, NodeFallback, RunningServer } from './node-server.ts';
-import { createServer } from './server-factory.ts';
+import { type BraveFixture, lineCollector } from '@openmates/fixtures';
+import { loadServerConfig } from '../env.ts';
+import type { ApiHandler } from '../handler.ts';
+import type { ServerMetrics } from '../metrics.ts';
+import type { ListenOptions, NodeFallback, RunningServer } from '../node-server.ts';
+import { createServer } from '../server-factory.ts';
 
 export interface TestServer {
   /** The server's origin, e.g. `http://127.0.0.1:PORT`. */
@@ -87,11 +86,15 @@ export function failingProvider(error: () => Error): SearchProvider {
     id: 'local',
     name: 'Failing test provider',
     recipient: 'this machine',
-    honoured: ['count'],
-    unsupported: [],
-    validate: () => [],
-    search: async () => {
-      throw error();
+    capabilities: {
+      honoured: ['count'],
+      retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 0 } },
+    },
+    translator: {
+      kind: 'run',
+      run: async () => {
+        throw error();
+      },
     },
   };
 }

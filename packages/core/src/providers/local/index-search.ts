@@ -1,0 +1,84 @@
+import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
+import type { IndexConnection } from './index-connection.ts';
+import { searchFilters } from './index-filters.ts';
+import { type HitRow, leadingWords, SNIPPET_TOKENS, toHit } from './index-hits.ts';
+import type { LocalHit, LocalSearchOptions } from './index-types.ts';
+import { nameKeys } from './name-key.ts';
+import { orderNamed } from './named-order.ts';
+
+/**
+ * Most documents read for one name key; they are ordered (see `orderNamed`) before the search's own
+ * limit applies. Names are shared by a handful of pages (`<a>` in HTML, SVG and MathML), never more.
+ */
+const MAX_NAMED = 20;
+/** Characters of a body read to make a named document's snippet (its first SNIPPET_TOKENS words). */
+const NAMED_BODY_CHARS = 600;
+
+/**
+ * BM25 search, every word required, falling back to any word when that finds nothing; the documents
+ * the query names (see `namedHits`) come first.
+ */
+export function searchIndex(connection: IndexConnection, query: string, options: LocalSearchOptions): LocalHit[] {
+  const limit = Math.max(0, Math.floor(options.limit));
+  if (limit === 0) return [];
+  const all = buildMatchExpression(query, 'all');
+  if (all === undefined) return [];
+  return connection.run('read', () => {
+    const named = namedHits(connection, query, options);
+    // BM25 ranks the rest; asking for as many more as can be named keeps `limit` after removing them.
+    const wanted = limit + Math.min(named.length, limit);
+    let ranked = rankedHits(connection, all, wanted, options);
+    if (ranked.length === 0 && hasSeveralWords(query))
+      ranked = rankedHits(connection, buildMatchExpression(query, 'any') ?? all, wanted, options);
+    if (named.length === 0) return ranked;
+    return [
+      ...orderNamed(query, named, ranked),
+      ...ranked.filter((hit) => !named.some((n) => n.url === hit.url)),
+    ].slice(0, limit);
+  });
+}
+
+/**
+ * The documents whose name key is the query's (`div element` finds `<div> HTML element`), at most
+ * MAX_NAMED, in the order they were added: one probe
+ * of the name-key index and a rowid lookup per document found, with no full-text work, so a query
+ * that names nothing costs one index probe. Without a stored description, the beginning of the
+ * body stands in for the snippet: the page is about the name.
+ */
+function namedHits(connection: IndexConnection, query: string, options: LocalSearchOptions): LocalHit[] {
+  const keys = nameKeys(query);
+  const key = keys[0];
+  if (key === undefined) return [];
+  const filters = searchFilters(options);
+  // CROSS JOIN keeps the name-key probe as the outer loop; FTS5 is only read by rowid.
+  const rows = connection
+    .statement(
+      `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
+         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet
+       FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
+       WHERE d.name_key IN (?, ?) AND ${filters.sql}
+       ORDER BY d.id LIMIT ?`,
+    )
+    .all(key, keys[1] ?? key, ...filters.values, MAX_NAMED) as unknown as HitRow[];
+  return rows.map((row) => toHit({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }));
+}
+
+/** The documents matching the FTS5 expression `match`, best BM25 rank first, at most `limit`. */
+function rankedHits(
+  connection: IndexConnection,
+  match: string,
+  limit: number,
+  options: LocalSearchOptions,
+): LocalHit[] {
+  const filters = searchFilters(options);
+  const rows = connection
+    .statement(
+      `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
+         CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
+       FROM docs_fts f JOIN docs d ON d.id = f.rowid
+       WHERE docs_fts MATCH ? AND ${filters.sql}
+       ORDER BY f.rank LIMIT ?`,
+    )
+    .all(match, ...filters.values, limit) as unknown as HitRow[];
+  return rows.map(toHit);
+}
