@@ -45,16 +45,6 @@ export const MAX_ERROR_MESSAGE_LENGTH = 500;
 /** Largest HTTP request body, in bytes (64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Provider-specific request limits, checked at validation before any call. */
-export const BRAVE_MAX_QUERY_WORDS = 50;
-/** Brave's ceiling on `q` in characters; like the word limit, it counts the domain operators added to the query. */
-export const BRAVE_MAX_QUERY_LENGTH = 400;
-/**
- * Further Brave pages one query may fetch while a domain or time scope has removed too many results
- * to meet `count`; each is one provider call of the request's budget.
- */
-export const BRAVE_MAX_SCOPE_PAGES = 2;
-
 /** Engine defaults, each overridable through the environment (docs/reference.md lists the variables). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
@@ -84,10 +74,3 @@ export const DEFAULT_REDIS_PREFIX = 'openmates:';
 export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;
 /** How long a provider's 429 without `Retry-After` pauses every replica. */
 export const DEFAULT_PROVIDER_PAUSE_MS = 1_000;
-/** Brave 429s are retried at most this many times, waiting at most `BRAVE_MAX_RETRY_AFTER_MS`. */
-export const BRAVE_MAX_RETRIES = 2;
-export const BRAVE_MAX_RETRY_AFTER_MS = 5_000;
-/** SearXNG pages fetched per query at most; each page is one provider call. */
-export const SEARXNG_MAX_PAGES = 3;
-/** OpenAI hosted search output-token ceiling per call. */
-export const OPENAI_MAX_OUTPUT_TOKENS = 4096;

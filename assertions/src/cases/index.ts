@@ -6,6 +6,7 @@ import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
 import { retryCases } from './retries.ts';
+import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
 import { validatedCases } from './validated.ts';
@@ -20,6 +21,7 @@ export const CASES: readonly ParityCase[] = [
   ...openaiCases,
   ...searxngCases,
   ...retryCases,
+  ...retryRuleCases,
   ...scopeCases,
   ...failoverCases,
 ];

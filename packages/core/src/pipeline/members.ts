@@ -1,7 +1,7 @@
 import { appliesFreshness } from '../capabilities.ts';
 import type { EngineConfig } from '../config.ts';
 import type { SearchProvider } from '../provider.ts';
-import { providerIdentity } from '../providers/registry.ts';
+import { PROVIDER_MODULES, providerIdentity } from '../providers/registry.ts';
 import { createMemoryResultCache, createRedisResultCache, type ResultCache } from '../result-cache.ts';
 import type { RedisLink } from '../shared/redis-link.ts';
 import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from '../upstream-gate.ts';
@@ -53,7 +53,10 @@ export function createMembers(
   redis: RedisLink | undefined,
 ): Member[] {
   return chain.map((provider) => {
-    const identity = providerIdentity(config, provider);
+    // A provider the registry does not list (one built by hand) is told apart by its id and recipient.
+    const identity = Object.hasOwn(PROVIDER_MODULES, provider.id)
+      ? providerIdentity(config, provider)
+      : [provider.id, provider.recipient].join('\u0000');
     const alone = chain.length === 1;
     const timeoutMs = alone
       ? config.providerTimeoutMs

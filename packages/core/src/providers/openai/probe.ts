@@ -1,7 +1,6 @@
-import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
 import { type DoctorCheck, ProviderError } from '../../provider.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
-import { buildOpenAIRequest } from './request.ts';
+import { buildOpenAIRequest, OPENAI_MAX_OUTPUT_TOKENS } from './request.ts';
 
 /** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
 export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';

@@ -1,4 +1,3 @@
-import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
 import {
   OPENAI_CANARY_API_KEY,
   OPENAI_FIXTURE_TOOMANY_CALLS,
@@ -14,7 +13,7 @@ import { testContext, testQuery } from '../../testing/index.ts';
 import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';
-import { OPENAI_SEARCH_INSTRUCTION } from './request.ts';
+import { OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
 
 let fixture: OpenAIFixture;
 let provider: SearchProvider;

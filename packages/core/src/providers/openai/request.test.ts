@@ -1,6 +1,5 @@
-import { OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { buildOpenAIRequest, dryRunRequest, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
+import { buildOpenAIRequest, dryRunRequest, OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
 
 const KEY = 'test-only-key-not-real-0000000000';
 

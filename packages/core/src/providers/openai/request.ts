@@ -1,4 +1,8 @@
-import { type Country, OPENAI_MAX_OUTPUT_TOKENS } from '@openmates/contract';
+import type { Country } from '@openmates/contract';
+
+/** Output-token ceiling of one hosted search call. */
+export const OPENAI_MAX_OUTPUT_TOKENS = 4096;
+
 import { type OpenAIProviderConfig, type ResolvedOpenAIConfig, resolveOpenAIConfig } from './config.ts';
 
 /**
