@@ -6,6 +6,7 @@ import {
   SDK_ERROR_FALLBACK,
   sdkErrorCodes,
   sdkErrorDoc,
+  sdkErrorKind,
   sdkRetrySentence,
 } from './sdk-policy.ts';
 
@@ -64,5 +65,17 @@ describe("the SDKs' error classes and retry policy", () => {
     expect(provider && sdkErrorDoc(provider)).toMatch(
       /^502 `provider_error`, .* or `provider_unavailable`: every result group failed .*\. Retried before it is raised when the answer carries `Retry-After`; raised at once otherwise\.$/,
     );
+  });
+
+  it('names what each class declares beyond its parent, for both generators', () => {
+    const kinds = Object.fromEntries(SDK_ERROR_CLASSES.map((row) => [row.name, sdkErrorKind(row)]));
+    expect(kinds).toMatchObject({
+      OpenMatesError: 'root',
+      APIError: 'answer',
+      BadRequestError: 'status',
+      ProviderError: 'response',
+      APIConnectionError: 'connection',
+      APITimeoutError: 'timeout',
+    });
   });
 });

@@ -127,6 +127,22 @@ export const SDK_ERROR_FALLBACK = { serverError: 'InternalServerError', other: '
   SdkErrorClassName
 >;
 
+/**
+ * What a class declares beyond its parent, the same in both SDKs, for their generators to write:
+ * `root` nothing (it extends the language's own error); `answer` the fields of a non-2xx answer (the
+ * class every status class extends); `response` the whole search response its body is; `connection`
+ * and `timeout` the constructor of a failure with no answer; `status` nothing.
+ */
+export type SdkErrorKind = 'root' | 'answer' | 'response' | 'connection' | 'timeout' | 'status';
+
+export function sdkErrorKind(row: SdkErrorClass): SdkErrorKind {
+  if (row.name === row.parent) return 'root';
+  if (SDK_ERROR_CLASSES.some((other: SdkErrorClass) => other.status !== undefined && other.parent === row.name))
+    return 'answer';
+  if (row.body === 'WebSearchResponse') return 'response';
+  return row.failure ?? 'status';
+}
+
 /** The contract's error codes each status-class is raised for, from the error table. */
 export function sdkErrorCodes(status: number): ErrorCode[] {
   return (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => ERROR_TABLE[code].status === status);

@@ -5,7 +5,13 @@
 // (sdkErrorDoc: status, codes, meaning, and the retry sentence read off RETRY_POLICY). What a class
 // reads from an answer is written once, by hand, in src/openmates/_error_fields.py.
 import { fileURLToPath } from 'node:url';
-import { SDK_ERROR_CLASSES, type SdkErrorClass, sdkErrorDoc } from '@openmates/contract';
+import {
+  SDK_ERROR_CLASSES,
+  type SdkErrorClass,
+  type SdkErrorKind,
+  sdkErrorDoc,
+  sdkErrorKind,
+} from '@openmates/contract';
 
 export const ERRORS_PATH = fileURLToPath(new URL('../src/openmates/_exceptions.py', import.meta.url));
 
@@ -77,7 +83,7 @@ const RESPONSE_MEMBERS = `
         self.response = cast(WebSearchResponse, body)
 `;
 
-const FAILURE_MEMBERS: Record<NonNullable<SdkErrorClass['failure']>, string> = {
+const FAILURE_MEMBERS = {
   connection: `
     message: str
     """What went wrong, in one line."""
@@ -93,19 +99,19 @@ const FAILURE_MEMBERS: Record<NonNullable<SdkErrorClass['failure']>, string> = {
 };
 
 const rows: readonly SdkErrorClass[] = SDK_ERROR_CLASSES;
-/** The class the status classes extend, named by the table's rows. */
-const statusBase = rows.find((row) => row.status !== undefined)?.parent;
 
-function members(row: SdkErrorClass): string {
-  if (row.name === statusBase) return API_ERROR_MEMBERS;
-  if (row.body === 'WebSearchResponse') return RESPONSE_MEMBERS;
-  if (row.failure) return FAILURE_MEMBERS[row.failure];
-  return '';
-}
+/** What each kind of class declares beyond its parent. */
+const MEMBERS: Record<SdkErrorKind, string> = {
+  root: '',
+  answer: API_ERROR_MEMBERS,
+  response: RESPONSE_MEMBERS,
+  ...FAILURE_MEMBERS,
+  status: '',
+};
 
 function classDeclaration(row: SdkErrorClass): string {
-  const parent = row.name === row.parent ? 'Exception' : row.parent;
-  return `class ${row.name}(${parent}):\n${docstring(sdkErrorDoc(row), '    ')}\n${members(row)}`;
+  const parent = sdkErrorKind(row) === 'root' ? 'Exception' : row.parent;
+  return `class ${row.name}(${parent}):\n${docstring(sdkErrorDoc(row), '    ')}\n${MEMBERS[sdkErrorKind(row)]}`;
 }
 
 /** The generated module's content, derived from the contract as it is now. */

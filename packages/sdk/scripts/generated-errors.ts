@@ -5,7 +5,13 @@
 // off RETRY_POLICY), so the classes cannot say other than what the retry loop does. What a class
 // reads from an answer is written once, by hand, in src/error-fields.ts.
 import { fileURLToPath } from 'node:url';
-import { SDK_ERROR_CLASSES, type SdkErrorClass, sdkErrorDoc } from '@openmates/contract';
+import {
+  SDK_ERROR_CLASSES,
+  type SdkErrorClass,
+  type SdkErrorKind,
+  sdkErrorDoc,
+  sdkErrorKind,
+} from '@openmates/contract';
 
 export const ERRORS_PATH = fileURLToPath(new URL('../src/generated/errors.ts', import.meta.url));
 
@@ -75,7 +81,7 @@ const RESPONSE_MEMBERS = `
     this.response = init.body as WebSearchResponse;
   }`;
 
-const FAILURE_MEMBERS: Record<NonNullable<SdkErrorClass['failure']>, string> = {
+const FAILURE_MEMBERS = {
   connection: `
   constructor({ message, cause }: { message?: string; cause?: unknown } = {}) {
     super(message ?? connectionMessage(cause), { cause });
@@ -87,29 +93,31 @@ const FAILURE_MEMBERS: Record<NonNullable<SdkErrorClass['failure']>, string> = {
 };
 
 const rows: readonly SdkErrorClass[] = SDK_ERROR_CLASSES;
-/** The class the status classes extend, named by the table's rows. */
-const statusBase = rows.find((row) => row.status !== undefined)?.parent;
 
-function members(row: SdkErrorClass): string {
-  if (row.name === statusBase) return API_ERROR_MEMBERS;
-  if (row.body === 'WebSearchResponse') return RESPONSE_MEMBERS;
-  if (row.failure) return FAILURE_MEMBERS[row.failure];
-  return '';
-}
+/** What each kind of class declares beyond its parent. */
+const MEMBERS: Record<SdkErrorKind, string> = {
+  root: '',
+  answer: API_ERROR_MEMBERS,
+  response: RESPONSE_MEMBERS,
+  ...FAILURE_MEMBERS,
+  status: '',
+};
 
 function classDeclaration(row: SdkErrorClass): string {
-  const parent = row.name === row.parent ? 'Error' : row.parent;
+  const parent = sdkErrorKind(row) === 'root' ? 'Error' : row.parent;
   return [
     jsdoc(sdkErrorDoc(row)),
     `export class ${row.name} extends ${parent} {`,
-    `  override name = '${row.name}';${members(row)}`,
+    `  override name = '${row.name}';${MEMBERS[sdkErrorKind(row)]}`,
     '}',
   ].join('\n');
 }
 
 /** The generated module's content, derived from the contract as it is now. */
 export function generatedErrors(): string {
-  const answered = rows.filter((row) => row.name === statusBase || row.status !== undefined).map((row) => row.name);
+  const answered = rows
+    .filter((row) => row.status !== undefined || sdkErrorKind(row) === 'answer')
+    .map((row) => row.name);
   return [
     HEADER,
     'import {',
