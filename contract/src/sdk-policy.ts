@@ -5,6 +5,7 @@
  * packages/sdk-python/src/openmates/_generated_policy.py); the SDKs' code only runs the loop.
  */
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
+import { MAX_BODY_BYTES } from './limits.ts';
 
 /** One error class of the SDKs, in the shape openai-node gives its errors. */
 export interface SdkErrorClass {
@@ -72,7 +73,7 @@ export const SDK_ERROR_CLASSES = [
     name: 'PayloadTooLargeError',
     parent: 'APIError',
     status: 413,
-    doc: 'The body is over 64 KiB.',
+    doc: `The body is over ${MAX_BODY_BYTES / 1024} KiB.`,
   },
   {
     name: 'UnsupportedMediaTypeError',
