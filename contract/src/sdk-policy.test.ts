@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
-import { RETRY_POLICY, SDK_ERROR_CLASSES, SDK_ERROR_FALLBACK, sdkErrorCodes } from './sdk-policy.ts';
+import {
+  RETRY_POLICY,
+  SDK_ERROR_CLASSES,
+  SDK_ERROR_FALLBACK,
+  sdkErrorCodes,
+  sdkErrorDoc,
+  sdkErrorKind,
+  sdkRetrySentence,
+} from './sdk-policy.ts';
 
 describe("the SDKs' error classes and retry policy", () => {
   it('names each class once, after the class it extends, and each status once', () => {
@@ -27,5 +35,47 @@ describe("the SDKs' error classes and retry policy", () => {
       expect(status).not.toBe(ERROR_TABLE.internal_error.status);
     expect(new RegExp(RETRY_POLICY.numberPattern).test('1.5')).toBe(true);
     expect(new RegExp(RETRY_POLICY.numberPattern).test('-1')).toBe(false);
+  });
+
+  it('leaves the retry sentence to the policy: no row says itself whether it is retried', () => {
+    for (const row of SDK_ERROR_CLASSES) expect(row.doc).not.toMatch(/retr/i);
+  });
+
+  it('says of each class what the policy does with it', () => {
+    const sentence = (name: string) =>
+      sdkRetrySentence(SDK_ERROR_CLASSES.find((row) => row.name === name) ?? SDK_ERROR_CLASSES[0]);
+    for (const row of SDK_ERROR_CLASSES) {
+      if (!('status' in row) || row.name === SDK_ERROR_FALLBACK.serverError) continue;
+      const always = (RETRY_POLICY.statuses as readonly number[]).includes(row.status);
+      const withHeader = (RETRY_POLICY.statusesWithRetryAfter as readonly number[]).includes(row.status);
+      expect(sdkRetrySentence(row)?.startsWith('Retried'), row.name).toBe(always || withHeader);
+      expect(sdkRetrySentence(row)?.includes('when the answer carries `Retry-After`'), row.name).toBe(withHeader);
+    }
+    // A proxy's 502 with Retry-After is retried too, and raised as the server-error fallback.
+    expect(sentence(SDK_ERROR_FALLBACK.serverError)).toBe(
+      'Retried before it is raised only for a 502 that carries `Retry-After`; raised at once otherwise.',
+    );
+    expect(sentence('APIConnectionError')).toBe('Retried before it is raised.');
+    expect(sentence('APITimeoutError')).toBe('Never retried.');
+    expect(sentence('OpenMatesError')).toBeUndefined();
+  });
+
+  it('documents a class with its status and codes, its meaning, then the retry sentence', () => {
+    const provider = SDK_ERROR_CLASSES.find((row) => row.name === 'ProviderError');
+    expect(provider && sdkErrorDoc(provider)).toMatch(
+      /^502 `provider_error`, .* or `provider_unavailable`: every result group failed .*\. Retried before it is raised when the answer carries `Retry-After`; raised at once otherwise\.$/,
+    );
+  });
+
+  it('names what each class declares beyond its parent, for both generators', () => {
+    const kinds = Object.fromEntries(SDK_ERROR_CLASSES.map((row) => [row.name, sdkErrorKind(row)]));
+    expect(kinds).toMatchObject({
+      OpenMatesError: 'root',
+      APIError: 'answer',
+      BadRequestError: 'status',
+      ProviderError: 'response',
+      APIConnectionError: 'connection',
+      APITimeoutError: 'timeout',
+    });
   });
 });

@@ -5,6 +5,7 @@
  * packages/sdk-python/src/openmates/_generated_policy.py); the SDKs' code only runs the loop.
  */
 import { ERROR_TABLE, type ErrorCode } from './errors.ts';
+import { MAX_BODY_BYTES } from './limits.ts';
 
 /** One error class of the SDKs, in the shape openai-node gives its errors. */
 export interface SdkErrorClass {
@@ -19,7 +20,12 @@ export interface SdkErrorClass {
    * server); any other body of that status falls back to `SDK_ERROR_FALLBACK.serverError`.
    */
   body?: 'WebSearchResponse';
-  /** One line for the class's documentation. */
+  /** Raised when no answer came: the connection failed or dropped, or the timeout passed first. */
+  failure?: 'connection' | 'timeout';
+  /**
+   * What it means, in one sentence. Neither the status, nor its codes, nor whether it is retried:
+   * `sdkErrorDoc` adds those from the error table and `RETRY_POLICY`, so the two cannot disagree.
+   */
   doc: string;
 }
 
@@ -36,74 +42,81 @@ export const SDK_ERROR_CLASSES = [
   {
     name: 'APIError',
     parent: 'OpenMatesError',
-    doc: 'The server answered with a non-2xx status: `status`, the contract `code` and the request id.',
+    doc: 'The server answered with a non-2xx status: `status`, the contract `code` and the request id; each subclass names one status.',
   },
   {
     name: 'BadRequestError',
     parent: 'APIError',
     status: 400,
-    doc: '`invalid_request`: `issues` names each broken rule by path. Never retried.',
+    doc: '`issues` names each broken rule by path.',
   },
   {
     name: 'AuthenticationError',
     parent: 'APIError',
     status: 401,
-    doc: '`unauthorized`: the server wants an API key and none or a wrong one came. Never retried.',
+    doc: 'The server wants an API key and none or a wrong one came.',
   },
   {
     name: 'PermissionDeniedError',
     parent: 'APIError',
     status: 403,
-    doc: '`forbidden`: the request’s `Origin` or `Host` is not one the server allows. Never retried.',
+    doc: 'The request’s `Origin` or `Host` is not one the server allows.',
   },
   {
     name: 'NotFoundError',
     parent: 'APIError',
     status: 404,
-    doc: '`not_found`: no such route (is the base URL the server’s origin?).',
+    doc: 'No such route (is the base URL the server’s origin?).',
   },
-  { name: 'MethodNotAllowedError', parent: 'APIError', status: 405, doc: '`method_not_allowed`.' },
+  { name: 'MethodNotAllowedError', parent: 'APIError', status: 405, doc: 'The route does not take this method.' },
   {
     name: 'PayloadTooLargeError',
     parent: 'APIError',
     status: 413,
-    doc: '`payload_too_large`: the body is over 64 KiB.',
+    doc: `The body is over ${MAX_BODY_BYTES / 1024} KiB.`,
   },
-  { name: 'UnsupportedMediaTypeError', parent: 'APIError', status: 415, doc: '`unsupported_media_type`.' },
+  {
+    name: 'UnsupportedMediaTypeError',
+    parent: 'APIError',
+    status: 415,
+    doc: 'The body is not `application/json`.',
+  },
   {
     name: 'RateLimitError',
     parent: 'APIError',
     status: 429,
-    doc: '`rate_limited`: this key’s rate limit; retried, honouring `Retry-After`, before it is raised.',
+    doc: 'This key’s rate limit.',
   },
   {
     name: 'InternalServerError',
     parent: 'APIError',
     status: 500,
-    doc: '`internal_error`, or any other 5xx not from an OpenMates server (such as a proxy’s). Never retried.',
+    doc: 'The server failed; also raised for any other 5xx not from an OpenMates server (such as a proxy’s).',
   },
   {
     name: 'ProviderError',
     parent: 'APIError',
     status: 502,
     body: 'WebSearchResponse',
-    doc: 'Every result group failed at the provider; `response` is the whole WebSearchResponse. Retried only with `Retry-After`.',
+    doc: 'Every result group failed at the provider; `response` is the whole WebSearchResponse, each group’s `error` set.',
   },
   {
     name: 'ServiceUnavailableError',
     parent: 'APIError',
     status: 503,
-    doc: '`not_configured`: the server’s provider cannot serve; retried before it is raised.',
+    doc: 'The server’s provider cannot serve.',
   },
   {
     name: 'APIConnectionError',
     parent: 'OpenMatesError',
-    doc: 'No answer came: the connection failed or dropped. Retried before it is raised.',
+    failure: 'connection',
+    doc: 'No answer came: the connection failed or dropped.',
   },
   {
     name: 'APITimeoutError',
     parent: 'APIConnectionError',
-    doc: 'No answer came within the timeout. Not retried: the server may already have searched.',
+    failure: 'timeout',
+    doc: 'No answer came within the timeout; the server may already have searched.',
   },
 ] as const satisfies readonly SdkErrorClass[];
 
@@ -114,6 +127,22 @@ export const SDK_ERROR_FALLBACK = { serverError: 'InternalServerError', other: '
   string,
   SdkErrorClassName
 >;
+
+/**
+ * What a class declares beyond its parent, the same in both SDKs, for their generators to write:
+ * `root` nothing (it extends the language's own error); `answer` the fields of a non-2xx answer (the
+ * class every status class extends); `response` the whole search response its body is; `connection`
+ * and `timeout` the constructor of a failure with no answer; `status` nothing.
+ */
+export type SdkErrorKind = 'root' | 'answer' | 'response' | 'connection' | 'timeout' | 'status';
+
+export function sdkErrorKind(row: SdkErrorClass): SdkErrorKind {
+  if (row.name === row.parent) return 'root';
+  if (SDK_ERROR_CLASSES.some((other: SdkErrorClass) => other.status !== undefined && other.parent === row.name))
+    return 'answer';
+  if (row.body === 'WebSearchResponse') return 'response';
+  return row.failure ?? 'status';
+}
 
 /** The contract's error codes each status-class is raised for, from the error table. */
 export function sdkErrorCodes(status: number): ErrorCode[] {
@@ -155,3 +184,71 @@ export const RETRY_POLICY = {
   /** Otherwise: initialMs × factor^retry (retry counted from 0), at most maxMs, times 1 ± jitter, rounded to whole ms. */
   backoff: { initialMs: 500, factor: 2, maxMs: 8_000, jitter: 0.25 },
 } as const;
+
+/**
+ * A class's whole documentation, the same in both SDKs: its status and codes from the error table,
+ * its meaning from `SDK_ERROR_CLASSES`, and whether it is retried from `RETRY_POLICY`.
+ */
+export function sdkErrorDoc(row: SdkErrorClass): string {
+  const retry = sdkRetrySentence(row);
+  const head =
+    row.status === undefined
+      ? row.doc
+      : `${row.status} ${orList(sdkErrorCodes(row.status).map((code) => `\`${code}\``))}: ${lowerFirst(row.doc)}`;
+  return retry ? `${head} ${retry}` : head;
+}
+
+/** Whether the SDKs retry a class before raising it, in one sentence read off `RETRY_POLICY`. */
+export function sdkRetrySentence(row: SdkErrorClass): string | undefined {
+  if (row.failure === 'connection') return RETRY_POLICY.connectionFailures ? RETRIED : NEVER;
+  if (row.failure === 'timeout') return RETRY_POLICY.timeouts ? RETRIED : NEVER;
+  const reach = statusesRaising(row);
+  if (reach === undefined) return undefined;
+  const always = reach.filter((status) => (RETRY_POLICY.statuses as readonly number[]).includes(status));
+  const withHeader = reach.filter((status) =>
+    (RETRY_POLICY.statusesWithRetryAfter as readonly number[]).includes(status),
+  );
+  if (always.length === 0 && withHeader.length === 0)
+    return row.status === undefined ? 'Raised itself for a status no subclass names, which is never retried.' : NEVER;
+  const header = `\`${headerCase(RETRY_POLICY.retryAfterHeader)}\``;
+  if (reach.length === 1 && always.length === 1)
+    return `${RETRIED.slice(0, -1)}, after the wait ${header} names, if any.`;
+  if (reach.length === 1) return `${RETRIED.slice(0, -1)} when the answer carries ${header}; raised at once otherwise.`;
+  const cases = [...always.map((s) => `a ${s}`), ...withHeader.map((s) => `a ${s} that carries ${header}`)];
+  return `${RETRIED.slice(0, -1)} only for ${orList(cases)}; raised at once otherwise.`;
+}
+
+const RETRIED = 'Retried before it is raised.';
+const NEVER = 'Never retried.';
+
+/**
+ * The statuses a class is raised for, as far as retrying can tell them apart: its own, and for a
+ * fallback class the retried statuses that reach it (one no row names, or a row's status whose body
+ * is not the row's). Undefined for a class no status raises.
+ */
+function statusesRaising(row: SdkErrorClass): number[] | undefined {
+  const retried: readonly number[] = [...RETRY_POLICY.statuses, ...RETRY_POLICY.statusesWithRetryAfter];
+  const rows: readonly SdkErrorClass[] = SDK_ERROR_CLASSES;
+  const fallsBack = (status: number) => {
+    const named = rows.find((r) => r.status === status);
+    return named === undefined || named.body !== undefined;
+  };
+  const own = row.status === undefined ? [] : [row.status];
+  if (row.name === SDK_ERROR_FALLBACK.serverError)
+    return [...own, ...retried.filter((s) => s >= 500 && s !== row.status && fallsBack(s))];
+  if (row.name === SDK_ERROR_FALLBACK.other) return retried.filter((s) => s < 500 && fallsBack(s));
+  return row.status === undefined ? undefined : own;
+}
+
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** `retry-after` as people write it: `Retry-After`. */
+function headerCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { cliVariable } from './lib/cli-env.ts';
+import { cliVariable, processEnv } from './lib/cli-env.ts';
 import { runMcp } from './mcp/run-mcp.ts';
 
 /**
@@ -17,7 +17,8 @@ export async function fastMcp(argv: string[]): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-  return runMcp(mcpOptions(values, process.env), process.env);
+  const env = processEnv();
+  return runMcp(mcpOptions(values, env), env);
 }
 
 /** Flags first, then OPENMATES_API_URL / OPENMATES_API_KEY, as `openmates search` reads them. */

@@ -14,6 +14,7 @@ import {
   type ProviderId,
 } from '@openmates/contract';
 import { z } from 'zod';
+import { processEnv } from './env.ts';
 import type { BraveSettings } from './providers/brave/settings.ts';
 import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
@@ -260,11 +261,11 @@ const SelectionSchema = tableSchema(SELECTION_ENVIRONMENT);
 const EnvSchema = tableSchema(ENGINE_ENVIRONMENT);
 
 /**
- * Parses the engine's settings from an environment (default `process.env`): the selection, every
+ * Parses the engine's settings from an environment (default the process's): the selection, every
  * provider's own variables (each provider's folder reads them), then the engine's. Throws a
  * ConfigError listing every bad variable, one per line.
  */
-export function loadConfig(env: Env = process.env): EngineConfig {
+export function loadConfig(env: Env = processEnv()): EngineConfig {
   const issues: string[] = [];
   /** Runs one parser, keeping its issues so that every bad variable is reported at once. */
   const read = <T>(parse: () => T): T | undefined => {

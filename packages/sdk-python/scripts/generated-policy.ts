@@ -1,6 +1,7 @@
 // Builds packages/sdk-python/src/openmates/_generated_policy.py from the contract's SDK policy: the
 // error class of each status and the retry rules, the same data the npm SDK's
-// src/generated/policy.ts carries. _exceptions.py and _base_client.py only read it.
+// src/generated/policy.ts carries. _error_fields.py and _base_client.py only read it, and
+// scripts/generated-errors.ts builds _exceptions.py's classes from the same table.
 import { fileURLToPath } from 'node:url';
 import {
   clientVariable,
@@ -10,6 +11,7 @@ import {
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
   sdkErrorCodes,
+  sdkErrorDoc,
 } from '@openmates/contract';
 
 export const POLICY_PATH = fileURLToPath(new URL('../src/openmates/_generated_policy.py', import.meta.url));
@@ -42,7 +44,7 @@ export function generatedPolicyPython(): string {
       `        status=${optional(status)},`,
       `        body=${optional(body)},`,
       `        codes=${strs(codes)},`,
-      `        doc=${str(row.doc)},`,
+      `        doc=${str(sdkErrorDoc(row))},`,
       '    ),',
     ].join('\n');
   });

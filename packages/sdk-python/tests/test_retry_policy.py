@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional, Tuple, Union, cast
 
 from openmates import AsyncOpenMates, OpenMates, OpenMatesError, RetryInfo
-from openmates._base_client import backoff_delay, retry_after, retry_delay
+from openmates._base_client import backoff_delay, is_retryable, retry_after, retry_delay
 from openmates._exceptions import ERROR_CLASSES_BY_NAME, APIError, make_status_error
 from openmates._generated import ERROR_STATUS, ErrorCode
 from openmates._generated_policy import ERROR_CLASSES
@@ -105,6 +105,23 @@ class ErrorClassesTest(unittest.TestCase):
                 error = make_status_error(row.status, body, {"x-request-id": "req_1"})
                 self.assertIs(type(error), ERROR_CLASSES_BY_NAME[row.name])
                 self.assertEqual((error.status, error.code, error.request_id), (row.status, code, "req_1"))
+
+    def test_each_class_is_documented_as_the_contract_documents_it(self) -> None:
+        for row in ERROR_CLASSES:
+            doc = ERROR_CLASSES_BY_NAME[row.name].__doc__ or ""
+            self.assertEqual(" ".join(line.strip() for line in doc.splitlines()), row.doc)
+
+    def test_each_status_is_retried_as_its_class_docstring_says(self) -> None:
+        for row in ERROR_CLASSES:
+            if row.status is None or row.name == "InternalServerError":
+                continue
+            body: Dict[str, object] = {"provider": "Brave Search", "results": []}
+            with_wait = make_status_error(row.status, body, {"retry-after": "1"})
+            without = make_status_error(row.status, body, {})
+            self.assertEqual(is_retryable(with_wait), "Retried" in row.doc, row.name)
+            self.assertEqual(
+                is_retryable(without), "Retried" in row.doc and "when the answer carries" not in row.doc, row.name
+            )
 
     def test_a_status_no_row_names_falls_back_to_a_server_error_or_api_error(self) -> None:
         page = "<html>Bad Gateway</html>"

@@ -1,6 +1,7 @@
 // Builds packages/sdk/src/generated/policy.ts from the contract's SDK policy: the error class of
 // each status and the retry rules. Copied as data, so the published SDK does not depend on the
-// private contract package at run time; src/errors.ts and src/retry.ts only read it.
+// private contract package at run time; src/error-fields.ts and src/retry.ts only read it, and scripts/generated-errors.ts builds the
+// error classes from the same table.
 import { fileURLToPath } from 'node:url';
 import {
   clientVariable,
@@ -10,6 +11,7 @@ import {
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
   sdkErrorCodes,
+  sdkErrorDoc,
 } from '@openmates/contract';
 
 export const POLICY_PATH = fileURLToPath(new URL('../src/generated/policy.ts', import.meta.url));
@@ -29,6 +31,7 @@ const rows = (values: readonly unknown[]) => `[\n${values.map((v) => `  ${JSON.s
 export function generatedPolicy(): string {
   const classes = SDK_ERROR_CLASSES.map((row) => ({
     ...row,
+    doc: sdkErrorDoc(row),
     ...('status' in row ? { codes: sdkErrorCodes(row.status) } : {}),
   }));
   const { backoff } = RETRY_POLICY;

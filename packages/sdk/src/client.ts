@@ -1,6 +1,6 @@
 import { APIPromise } from './api-promise.ts';
 import { readEnv } from './env.ts';
-import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
+import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './generated/errors.ts';
 import { DEFAULT_BASE_URL } from './generated/openapi.ts';
 import {
   API_KEY_ENV,

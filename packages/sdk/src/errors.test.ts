@@ -1,6 +1,14 @@
-import { ERROR_TABLE, type ErrorCode, SDK_ERROR_CLASSES, SDK_ERROR_FALLBACK, sdkErrorCodes } from '@openmates/contract';
+import {
+  ERROR_TABLE,
+  type ErrorCode,
+  SDK_ERROR_CLASSES,
+  SDK_ERROR_FALLBACK,
+  sdkErrorCodes,
+  sdkRetrySentence,
+} from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { APIError, ERROR_CLASSES_BY_NAME, OpenMatesError } from './errors.ts';
+import { APIError, ERROR_CLASSES_BY_NAME, OpenMatesError } from './generated/errors.ts';
+import { isRetryableStatus } from './retry.ts';
 
 const searchResponse = { provider: 'Brave Search', results: [] };
 
@@ -41,5 +49,17 @@ describe("the error classes follow the contract's table", () => {
       [418, SDK_ERROR_FALLBACK.other],
     ] as const)
       expect(APIError.generate(status, '<html>Bad Gateway</html>', new Headers()).name).toBe(name);
+  });
+
+  it("retries each status as its class's documentation says", () => {
+    const withWait = new Headers({ 'retry-after': '1' });
+    for (const row of SDK_ERROR_CLASSES) {
+      if (!('status' in row) || row.name === SDK_ERROR_FALLBACK.serverError) continue;
+      const sentence = sdkRetrySentence(row) ?? '';
+      expect(isRetryableStatus(row.status, withWait), row.name).toBe(sentence.startsWith('Retried'));
+      expect(isRetryableStatus(row.status, new Headers()), row.name).toBe(
+        sentence.startsWith('Retried') && !sentence.includes('when the answer carries'),
+      );
+    }
   });
 });

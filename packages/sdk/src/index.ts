@@ -18,7 +18,7 @@ export {
   RateLimitError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
-} from './errors.ts';
+} from './generated/errors.ts';
 export type {
   components,
   ErrorCode,

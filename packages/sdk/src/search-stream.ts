@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './errors.ts';
+import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './generated/errors.ts';
 import type { ErrorCode, ErrorResponse, SearchStreamEvent, WebSearchResponse } from './generated/openapi.ts';
 import { parseRateLimit, type RateLimit } from './rate-limit.ts';
 

@@ -139,8 +139,17 @@ function isOrigin(text: string): boolean {
   }
 }
 
-/** Parses the server's settings; throws an Error whose message names each bad variable. */
-export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+/**
+ * The process's environment. The server reads `process.env` here and nowhere else (a test over the
+ * tree holds each package to its one module); `loadServerConfig` and the engine's `loadConfig`
+ * parse it.
+ */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
+}
+
+/** Parses the server's settings (default from the process's environment); throws an Error whose message names each bad variable. */
+export function loadServerConfig(env: Record<string, string | undefined> = processEnv()): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   const keys = parsed.data.OPENMATES_API_KEYS;

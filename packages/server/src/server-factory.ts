@@ -12,7 +12,7 @@ import {
   loadConfig,
   type SearchProvider,
 } from '@openmates/core';
-import { loadServerConfig, type ServerConfig } from './env.ts';
+import { loadServerConfig, processEnv, type ServerConfig } from './env.ts';
 import { type ApiHandler, createHandler } from './handler.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import { type ListenOptions, listen, type NodeFallback, type RunningServer } from './node-server.ts';
@@ -28,7 +28,7 @@ export interface ServerSettings {
  * Parses both halves of a server's settings from one environment. Throws the server's Error or the
  * engine's ConfigError as each parser does (the server's first).
  */
-export function loadServerSettings(env: Record<string, string | undefined> = process.env): ServerSettings {
+export function loadServerSettings(env: Record<string, string | undefined> = processEnv()): ServerSettings {
   const server = loadServerConfig(env);
   return { engine: loadConfig(env), server };
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PROVIDER_IDS } from '@openmates/contract';
 import { BaseCommand } from '../lib/base-command.ts';
+import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
@@ -52,10 +53,11 @@ export default class Doctor extends BaseCommand {
 
   override async run(): Promise<void> {
     const { flags } = await this.parse(Doctor);
-    const provider = (flags.provider ?? process.env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
+    const env = processEnv();
+    const provider = (flags.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
     if ((flags['dry-run'] || flags.live) && provider !== 'openai')
       this.error('--dry-run and --live apply to the OpenAI provider: add --provider openai', { exit: 2 });
-    const apiKey = flags['api-key'] ?? process.env.OPENMATES_API_KEY?.trim();
+    const apiKey = flags['api-key'] ?? cliVariable(env, 'OPENMATES_API_KEY');
     const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
     process.exitCode = await runDoctorCommand(
       {
@@ -69,7 +71,7 @@ export default class Doctor extends BaseCommand {
       },
       process.stdout,
       process.stderr,
-      process.env,
+      env,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../lib/base-command.ts';
+import { processEnv } from '../lib/cli-env.ts';
 
 export default class Mcp extends BaseCommand {
   static override summary = 'Serve the web_search tool to an AI agent over MCP (stdio).';
@@ -26,6 +27,7 @@ export default class Mcp extends BaseCommand {
   override async run(): Promise<void> {
     const { flags } = await this.parse(Mcp);
     const [{ runMcp }, { mcpOptions }] = await Promise.all([import('../mcp/run-mcp.ts'), import('../fast-mcp.ts')]);
-    process.exitCode = await runMcp(mcpOptions(flags, process.env), process.env);
+    const env = processEnv();
+    process.exitCode = await runMcp(mcpOptions(flags, env), env);
   }
 }

@@ -1,6 +1,15 @@
 import { CLIENT_ENVIRONMENT } from '@openmates/contract';
 
 /**
+ * The process's environment. The CLI's source reads `process.env` here and nowhere else (a test over
+ * the tree holds each package to its one module): the CLI's own variables through `cliVariable`, the
+ * engine's and the server's handed whole to their parsers (`loadConfig`, `loadServerConfig`).
+ */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
+}
+
+/**
  * The CLI's defaults for the engine's environment. Logs are off unless asked for: the CLI reports
  * every error itself in one line, and stdout must stay clean for `--json`. `OPENMATES_LOG_LEVEL`
  * (e.g. `info`) brings the structured JSON logs back, on stderr.

@@ -1,3 +1,5 @@
+import { processEnv } from './cli-env.ts';
+
 /** The process's streams and environment, passed in so commands never reach for globals twice. */
 export interface CliIO {
   stdin: NodeJS.ReadableStream;
@@ -15,7 +17,7 @@ export function processIO(): CliIO {
     },
     stdout: process.stdout,
     stderr: process.stderr,
-    env: process.env,
+    env: processEnv(),
   };
 }
 

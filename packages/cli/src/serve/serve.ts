@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, relative } from 'node:path';
 import { DEFAULT_HOST, exitCode, PATHS } from '@openmates/contract';
-import { engineEnv } from '../lib/cli-env.ts';
+import { engineEnv, processEnv } from '../lib/cli-env.ts';
 import { write } from '../lib/io.ts';
 import { VERSION } from '../version.ts';
 import { loadGui, locateGui } from './gui.ts';
@@ -34,7 +34,7 @@ export async function serve(
 
   let serverConfig: ReturnType<typeof server.loadServerConfig>;
   try {
-    serverConfig = server.loadServerConfig(process.env);
+    serverConfig = server.loadServerConfig(processEnv());
   } catch (error) {
     return refuse(`${(error as Error).message.replace(/\n/g, '; ')}.`);
   }
@@ -59,7 +59,7 @@ export async function serve(
 
   let running: Awaited<ReturnType<typeof server.createServer>>;
   try {
-    const config = core.loadConfig(engineEnv(process.env, 'info'));
+    const config = core.loadConfig(engineEnv(processEnv(), 'info'));
     running = await server.createServer(
       { engine: config, server: serverConfig },
       { version: VERSION, host: options.host, port: options.port, ...(gui ? { gui } : {}) },

@@ -43,7 +43,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
-        doc="The server answered with a non-2xx status: `status`, the contract `code` and the request id.",
+        doc="The server answered with a non-2xx status: `status`, the contract `code` and the request id; each subclass names one status. Raised itself for a status no subclass names, which is never retried.",
     ),
     ErrorClassRow(
         name="BadRequestError",
@@ -51,7 +51,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=400,
         body=None,
         codes=("invalid_request",),
-        doc="`invalid_request`: `issues` names each broken rule by path. Never retried.",
+        doc="400 `invalid_request`: `issues` names each broken rule by path. Never retried.",
     ),
     ErrorClassRow(
         name="AuthenticationError",
@@ -59,7 +59,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=401,
         body=None,
         codes=("unauthorized",),
-        doc="`unauthorized`: the server wants an API key and none or a wrong one came. Never retried.",
+        doc="401 `unauthorized`: the server wants an API key and none or a wrong one came. Never retried.",
     ),
     ErrorClassRow(
         name="PermissionDeniedError",
@@ -67,7 +67,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=403,
         body=None,
         codes=("forbidden",),
-        doc="`forbidden`: the request’s `Origin` or `Host` is not one the server allows. Never retried.",
+        doc="403 `forbidden`: the request’s `Origin` or `Host` is not one the server allows. Never retried.",
     ),
     ErrorClassRow(
         name="NotFoundError",
@@ -75,7 +75,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=404,
         body=None,
         codes=("not_found",),
-        doc="`not_found`: no such route (is the base URL the server’s origin?).",
+        doc="404 `not_found`: no such route (is the base URL the server’s origin?). Never retried.",
     ),
     ErrorClassRow(
         name="MethodNotAllowedError",
@@ -83,7 +83,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=405,
         body=None,
         codes=("method_not_allowed",),
-        doc="`method_not_allowed`.",
+        doc="405 `method_not_allowed`: the route does not take this method. Never retried.",
     ),
     ErrorClassRow(
         name="PayloadTooLargeError",
@@ -91,7 +91,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=413,
         body=None,
         codes=("payload_too_large",),
-        doc="`payload_too_large`: the body is over 64 KiB.",
+        doc="413 `payload_too_large`: the body is over 64 KiB. Never retried.",
     ),
     ErrorClassRow(
         name="UnsupportedMediaTypeError",
@@ -99,7 +99,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=415,
         body=None,
         codes=("unsupported_media_type",),
-        doc="`unsupported_media_type`.",
+        doc="415 `unsupported_media_type`: the body is not `application/json`. Never retried.",
     ),
     ErrorClassRow(
         name="RateLimitError",
@@ -107,7 +107,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=429,
         body=None,
         codes=("rate_limited",),
-        doc="`rate_limited`: this key’s rate limit; retried, honouring `Retry-After`, before it is raised.",
+        doc="429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait `Retry-After` names, if any.",
     ),
     ErrorClassRow(
         name="InternalServerError",
@@ -115,7 +115,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=500,
         body=None,
         codes=("internal_error",),
-        doc="`internal_error`, or any other 5xx not from an OpenMates server (such as a proxy’s). Never retried.",
+        doc="500 `internal_error`: the server failed; also raised for any other 5xx not from an OpenMates server (such as a proxy’s). Retried before it is raised only for a 502 that carries `Retry-After`; raised at once otherwise.",
     ),
     ErrorClassRow(
         name="ProviderError",
@@ -123,7 +123,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=502,
         body="WebSearchResponse",
         codes=("provider_error", "provider_timeout", "provider_rate_limited", "provider_auth", "provider_unavailable"),
-        doc="Every result group failed at the provider; `response` is the whole WebSearchResponse. Retried only with `Retry-After`.",
+        doc="502 `provider_error`, `provider_timeout`, `provider_rate_limited`, `provider_auth` or `provider_unavailable`: every result group failed at the provider; `response` is the whole WebSearchResponse, each group’s `error` set. Retried before it is raised when the answer carries `Retry-After`; raised at once otherwise.",
     ),
     ErrorClassRow(
         name="ServiceUnavailableError",
@@ -131,7 +131,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=503,
         body=None,
         codes=("not_configured",),
-        doc="`not_configured`: the server’s provider cannot serve; retried before it is raised.",
+        doc="503 `not_configured`: the server’s provider cannot serve. Retried before it is raised, after the wait `Retry-After` names, if any.",
     ),
     ErrorClassRow(
         name="APIConnectionError",
@@ -147,7 +147,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
-        doc="No answer came within the timeout. Not retried: the server may already have searched.",
+        doc="No answer came within the timeout; the server may already have searched. Never retried.",
     ),
 )
 """Every error class of the SDK, each after the class it extends."""

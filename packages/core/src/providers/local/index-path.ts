@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { posix, resolve, win32 } from 'node:path';
+import { processIndexPathEnvironment } from '../../env.ts';
 
 /** File name of the index inside the user's data directory. */
 export const INDEX_FILE_NAME = 'index.db';
@@ -36,15 +36,10 @@ export function resolveIndexPath(env: IndexPathEnvironment): string {
   return posix.join(base, APP_DIR_NAME, INDEX_FILE_NAME);
 }
 
-/** `resolveIndexPath` for this process (`OPENMATES_INDEX` given by the caller, relative paths made absolute). */
-export function defaultIndexPath(indexPath: string | undefined = process.env.OPENMATES_INDEX): string {
-  return resolve(
-    resolveIndexPath({
-      indexPath,
-      platform: process.platform,
-      home: homedir(),
-      xdgDataHome: process.env.XDG_DATA_HOME,
-      localAppData: process.env.LOCALAPPDATA,
-    }),
-  );
+/**
+ * `resolveIndexPath` for this process (`OPENMATES_INDEX` given by the caller, else the process's),
+ * relative paths made absolute.
+ */
+export function defaultIndexPath(indexPath?: string): string {
+  return resolve(resolveIndexPath(processIndexPathEnvironment(indexPath)));
 }
