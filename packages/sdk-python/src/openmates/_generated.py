@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "a52da918be11b906d4d67af95ec7214411083026fbcfcfc838eaf21590e1bc4c"
+CONTRACT_FINGERPRINT: Final = "f2202287df89a71679f91869e3ddd9cb2024aa47b19a53549c0ab475d5f1e354"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
