@@ -6,7 +6,7 @@
 // `openmates mcp` (tools/list over stdio), the SDK from ESM and CommonJS and its types under the
 // workspace's tsc, the pip SDK against the served API, one version everywhere; publint on both
 // tarballs and attw on the SDK's; no install script and no private workspace name anywhere in the
-// installed trees. About one minute on a quiet 2-core machine, most of it npm fetching the CLI's
+// installed trees. One to two minutes on a 2-core machine (55 s quiet, 2 min under load), mostly npm fetching the CLI's
 // dependencies. Usage: node scripts/release/installed.ts REPORT.json; writes the counts in
 // vitest's shape for scripts/test-summary.ts and prints one line per check.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -334,6 +334,10 @@ async function main(): Promise<void> {
   )
     return;
   const url = (server as NonNullable<typeof server>).url;
+  // Where the API and the reference are, as serve prints them for a user to follow.
+  const printed = (server as NonNullable<typeof server>).out();
+  const searchUrl = /try: +curl -s (\S+)/.exec(printed)?.[1] ?? `${url}/no-search-route-printed`;
+  const docsUrl = /docs: +(\S+)/.exec(printed)?.[1] ?? `${url}/no-docs-printed`;
   try {
     await check('serve answers / with the GUI page and its search form', async () => {
       const page = await getText(`${url}/`);
@@ -343,8 +347,8 @@ async function main(): Promise<void> {
         page.body.slice(0, 2000)
       );
     });
-    await check('serve answers the API on the local index', async () => {
-      const response = await fetch(`${url}/v1/apps/web/skills/search`, {
+    await check('serve answers its printed search route on the local index', async () => {
+      const response = await fetch(searchUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ requests: [{ query: 'css grid', count: 3 }] }),
@@ -355,8 +359,8 @@ async function main(): Promise<void> {
         JSON.stringify(body)
       );
     });
-    await check('serve answers /docs with the API reference and its stylesheet', async () => {
-      const docs = await getText(`${url}/docs`);
+    await check('serve answers its printed docs URL with the API reference and its stylesheet', async () => {
+      const docs = await getText(docsUrl);
       const css = /<link rel="stylesheet" href="([^"]+)">/.exec(docs.body)?.[1];
       const sheet = css ? await getText(`${url}${css}`) : undefined;
       return (
