@@ -1,7 +1,7 @@
 import { PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 
-// The API reference at /docs is this project's own page, rendered once from the OpenAPI document the
+// The API reference at /docs is this project's own page, rendered once (at the first request) from the OpenAPI document the
 // server answers at /v1/openapi.json (ADR 0096): plain HTML and one stylesheet, no script, no
 // dependency, nothing fetched from elsewhere, so it works offline and under a CSP that allows no
 // script at all. Every operation and every component schema gets a section; a schema reference is a
@@ -205,11 +205,12 @@ h3 { margin-top: 2rem; border-top: 1px solid color-mix(in srgb, currentColor 20%
 .method { font: 0.8em ui-monospace, monospace; padding: 0.1em 0.4em; border: 1px solid currentColor; border-radius: 0.3em; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 0.3rem 0.5rem; border-bottom: 1px solid color-mix(in srgb, currentColor 15%, transparent); }
-.note, .constraints { font-size: 0.9em; opacity: 0.8; }
+.note, .constraints { font-size: 0.9em; }
 .required { font-size: 0.8em; font-weight: 600; }
 `;
 
-const PAGE = render();
+/** Rendered on the first request, so a server that is never asked for it never pays for it. */
+let page: string | undefined;
 
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -221,8 +222,10 @@ export function docsResponse(pathname: string): Response | undefined {
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
   };
-  if (pathname === PATHS.docs || pathname === `${PATHS.docs}/`)
-    return new Response(PAGE, { headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } });
+  if (pathname === PATHS.docs || pathname === `${PATHS.docs}/`) {
+    page ??= render();
+    return new Response(page, { headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } });
+  }
   if (pathname === `${PATHS.docs}/assets/docs.css`)
     return new Response(STYLE, {
       headers: { ...headers, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' },
