@@ -231,7 +231,7 @@ export const ROUTE_TABLE = {
     rateLimited: false,
     tag: 'meta',
     summary: 'API reference page rendered from this document',
-    description: 'Swagger UI, served from local assets (no CDN), rendering this document. Public.',
+    description: 'One HTML page rendered from this document: no script, nothing fetched elsewhere. Public.',
     responses: {
       200: { description: 'HTML page.', content: { 'text/html': z.string() } },
       ...NOT_ALLOWED,

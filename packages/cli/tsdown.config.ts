@@ -83,7 +83,7 @@ export default defineConfig({
   // The workspace packages are private and export TypeScript source, so they are bundled in, with
   // their pure-JS dependencies: one file per command path loads faster than hundreds of modules
   // (packages/cli/README.md, "Cold start"). The CLI's own dependencies stay external: oclif (loaded from its
-  // manifest), swagger-ui-dist (the docs page reads its files from disk) and the output helpers.
+  // manifest) and the output helpers.
   // tsdown keeps `dependencies` external and bundles everything else it meets.
   deps: { onlyBundle: false },
   plugins: [builtinsWithoutFacade()],

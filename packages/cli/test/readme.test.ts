@@ -87,6 +87,7 @@ describe('the README', () => {
       'bash scripts/start.sh            # or: bash scripts/start.sh --port 9000',
       'bash scripts/test.sh',
       'bash scripts/install-cli.sh                 # and: bash scripts/install-cli.sh --uninstall',
+      'pnpm release:pack',
     ]);
     for (const block of blocks.filter((b) => b.mode !== 'run')) expect(block.reason?.length).toBeGreaterThan(10);
     expect(blocks.filter((b) => b.mode === 'background').map((b) => b.code)).toEqual(['openmates serve']);

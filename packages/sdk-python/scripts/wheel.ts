@@ -40,7 +40,7 @@ function sourceHash(): string {
  * the public index, which pip would retry slowly: point pip at the `file:` mirror of its
  * configuration alone. An explicit PIP_INDEX_URL wins; with no mirror configured, pip's own.
  */
-async function pipIndexEnv(): Promise<Record<string, string>> {
+export async function pipIndexEnv(): Promise<Record<string, string>> {
   if (process.env.PIP_INDEX_URL) return {};
   try {
     const { stdout } = await run('python3', ['-m', 'pip', 'config', 'list']);

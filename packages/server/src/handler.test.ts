@@ -268,20 +268,16 @@ describe('routes', () => {
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await response.text();
     expect(html).not.toMatch(/https?:\/\//);
-    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
-    expect(refs.length).toBeGreaterThanOrEqual(3);
-    for (const ref of refs) {
+    const refs = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] as string);
+    const assets = refs.filter((ref) => ref !== PATHS.openapi);
+    expect(assets.length).toBeGreaterThanOrEqual(1);
+    for (const ref of assets) {
       expect(ref.startsWith(`${PATHS.docs}/assets/`)).toBe(true);
       const asset = await fetch(server.url + ref);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toMatch(/^text\/(css|javascript); charset=utf-8$/);
       expect((await asset.text()).length).toBeGreaterThan(0);
     }
-    const init = await (await fetch(`${server.url}${PATHS.docs}/assets/init.js`)).text();
-    expect(init).toContain(PATHS.openapi);
-    expect(init).not.toMatch(/https?:\/\//);
-    // Swagger UI would otherwise fetch a validator badge from a remote host.
-    expect(init).toContain('validatorUrl: null');
   });
 });
 

@@ -48,7 +48,7 @@ export async function serve(
   let guiLine = '';
   if (!options.gui) guiLine = 'off (--no-gui): serving the API only';
   else if (!guiFile)
-    guiLine = 'not built (@openmates/web has no build; run `pnpm turbo run build`): serving the API only';
+    guiLine = 'not built (this CLI was built without apps/web; run `pnpm turbo run build`): serving the API only';
   else {
     try {
       gui = await loadGui(guiFile);

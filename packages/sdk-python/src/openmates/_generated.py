@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215"
+CONTRACT_FINGERPRINT: Final = "f2202287df89a71679f91869e3ddd9cb2024aa47b19a53549c0ab475d5f1e354"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

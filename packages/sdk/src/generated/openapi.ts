@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * API reference page rendered from this document
-         * @description Swagger UI, served from local assets (no CDN), rendering this document. Public.
+         * @description One HTML page rendered from this document: no script, nothing fetched elsewhere. Public.
          */
         get: operations["docs"];
         put?: never;
@@ -966,7 +966,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215";
+export const CONTRACT_FINGERPRINT = "f2202287df89a71679f91869e3ddd9cb2024aa47b19a53549c0ab475d5f1e354";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
