@@ -97,7 +97,10 @@ export interface ParityCase {
   provider?: CaseProvider | readonly CaseProvider[];
   /** Extra engine settings (environment variables) for this case. */
   env?: Record<string, string>;
-  /** The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs); every surface when absent. */
+  /**
+   * The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs,
+   * unless the column itself is listed); every surface when absent.
+   */
   surfaces?: readonly Surface[];
   /** Columns left out although they run a listed surface's cases (`CASES_OF`), with the reason beside it. */
   except?: readonly Surface[];
@@ -124,6 +127,18 @@ export interface ParityCase {
    * form has no control for, a batch size it cannot submit); the GUI columns (`web`, `webkit`) skip exactly these.
    */
   formCannotExpress?: string;
+  /**
+   * MCP columns: the call carries a progress token (`token: true`) or none, and `expect` lists the
+   * `notifications/progress` the client must receive for it before the result, in order.
+   */
+  progress?: { token: boolean; expect: readonly ProgressReport[] };
+}
+
+/** One `notifications/progress` as a client receives it. */
+export interface ProgressReport {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What a driver hands back for one case. */
@@ -137,6 +152,8 @@ export interface DriverResult {
   view?: unknown;
   /** Retry cases: each retry the SDK reported (its `onRetry` / `on_retry`), in order. */
   retries?: RecordedRetry[];
+  /** Progress cases: each progress notification received before the result, in order. */
+  progress?: ProgressReport[];
 }
 
 /** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */
@@ -166,7 +183,9 @@ export interface SurfaceDriver {
 export function applies(testCase: ParityCase, driver: SurfaceDriver): boolean {
   const surface = CASES_OF[driver.surface] ?? driver.surface;
   const listed =
-    (testCase.surfaces === undefined || testCase.surfaces.includes(surface)) &&
+    (testCase.surfaces === undefined ||
+      testCase.surfaces.includes(surface) ||
+      testCase.surfaces.includes(driver.surface)) &&
     !(testCase.except ?? []).includes(driver.surface);
   const transportOnly = testCase.http !== undefined && !HTTP_SURFACES.includes(driver.surface);
   return listed && !transportOnly && driver.supports(testCase);

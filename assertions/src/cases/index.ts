@@ -5,6 +5,7 @@ import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
+import { progressCases } from './progress.ts';
 import { retryCases } from './retries.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
@@ -22,4 +23,5 @@ export const CASES: readonly ParityCase[] = [
   ...retryCases,
   ...scopeCases,
   ...failoverCases,
+  ...progressCases,
 ];

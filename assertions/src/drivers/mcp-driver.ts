@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ErrorResponseSchema, PATHS, WebSearchResponseSchema } from '@openmates/contract';
-import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
+import type { CaseEnvironment, DriverResult, ParityCase, ProgressReport, Surface, SurfaceDriver } from '../case.ts';
 import { outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { startCaseServer } from './case-engine.ts';
 
@@ -42,10 +42,20 @@ async function callTool(
   await client.connect(transport);
   if (client.getProtocolEra() !== era) throw new Error(`mcp: connected in the ${client.getProtocolEra()} era`);
   try {
-    const result = (await client.callTool({
-      name: 'web_search',
-      arguments: testCase.request as Record<string, unknown>,
-    })) as CallToolResult;
+    // With a token, the client hands each progress notification of the call to `onprogress` until
+    // the result arrives (it stops listening then), so what is recorded came before the result.
+    const progress: ProgressReport[] = [];
+    const onprogress = (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
+      progress.push({
+        progress: p.progress,
+        ...(p.total !== undefined ? { total: p.total } : {}),
+        ...(p.message !== undefined ? { message: p.message } : {}),
+      });
+    };
+    const result = (await client.callTool(
+      { name: 'web_search', arguments: testCase.request as Record<string, unknown> },
+      testCase.progress?.token ? { onprogress } : {},
+    )) as CallToolResult;
     const document = result.structuredContent;
     const isResponse =
       document !== undefined && document !== null && typeof document === 'object' && 'results' in document;
@@ -58,7 +68,8 @@ async function callTool(
     return {
       outcome: response ? outcomeOfResponse(response) : outcomeOfError(error ?? { code: 'internal_error' }),
       document,
-      transcript: JSON.stringify(result) + logs(),
+      transcript: JSON.stringify(result) + JSON.stringify(progress) + logs(),
+      ...(testCase.progress ? { progress } : {}),
     };
   } finally {
     await client.close();
