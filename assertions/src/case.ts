@@ -16,6 +16,7 @@ export const SURFACES = [
   'mcp-http',
   'mcp-2026',
   'mcp-http-2026',
+  'mcp-app',
   'cluster',
   'stream',
   'sdk-stream',
@@ -33,7 +34,7 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
  * express): the pip SDK, MCP over stdio and over HTTP in both protocol eras, and the event stream (`stream`, REST's
  * `text/event-stream` answer; `sdk-stream` and `pip-stream`, the SDKs' `searchStream` /
  * `search_stream`). `webkit` is the web GUI in WebKit, so it runs every case the `web` column (Chromium)
- * runs.
+ * runs; so does `mcp-app`, the MCP App page in a test host handed the tool result of `openmates mcp`.
  */
 export const CASES_OF: Partial<Record<Surface, Surface>> = {
   cluster: 'rest',
@@ -46,6 +47,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   'sdk-stream': 'sdk',
   'pip-stream': 'sdk',
   webkit: 'web',
+  'mcp-app': 'web',
 };
 
 /** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */

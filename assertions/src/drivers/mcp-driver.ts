@@ -23,9 +23,47 @@ const MCP_HTTP_KEY = 'parity-mcp-http-key-0123456789';
 export type McpEra = 'legacy' | 'modern';
 
 /** An MCP client's arguments are a JSON object: a case whose request is anything else has no tool call. */
-function expressible(testCase: ParityCase): boolean {
+export function expressible(testCase: ParityCase): boolean {
   const { request } = testCase;
   return testCase.http === undefined && request !== null && typeof request === 'object' && !Array.isArray(request);
+}
+
+/** A client connected over `transport` in `era`, which fails when the server does not speak it. */
+export async function connectMcp(transport: Transport, era: McpEra): Promise<Client> {
+  const client = new Client(
+    { name: 'parity', version: '0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await client.connect(transport);
+  if (client.getProtocolEra() !== era) throw new Error(`mcp: connected in the ${client.getProtocolEra()} era`);
+  return client;
+}
+
+/** `openmates mcp` as an MCP client spawns it, with only the case's environment; and what it wrote to stderr. */
+export function spawnMcpStdio(environment: CaseEnvironment): { transport: Transport; stderr: () => string } {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    // Only the case's environment and what Node needs: no provider key leaks in from the parent.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment.env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return { transport, stderr: () => stderr };
+}
+
+/** `/mcp` of a real server (`openmates serve`'s handler) requiring an API key, with the case's environment. */
+export async function startMcpHttp(
+  environment: CaseEnvironment,
+): Promise<{ transport: Transport; logs: () => string; close(): Promise<void> }> {
+  const server = await startCaseServer({ ...environment.env, OPENMATES_API_KEYS: MCP_HTTP_KEY });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${PATHS.mcp}`), {
+    requestInit: { headers: { authorization: `Bearer ${MCP_HTTP_KEY}` } },
+  });
+  return { transport, logs: () => server.logs.join(''), close: () => server.close() };
 }
 
 /** Calls `web_search` with the case's request as the raw arguments and reduces the tool result. */
@@ -35,12 +73,7 @@ async function callTool(
   transport: Transport,
   logs: () => string,
 ): Promise<DriverResult> {
-  const client = new Client(
-    { name: 'parity', version: '0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(transport);
-  if (client.getProtocolEra() !== era) throw new Error(`mcp: connected in the ${client.getProtocolEra()} era`);
+  const client = await connectMcp(transport, era);
   try {
     // With a token, the client hands each progress notification of the call to `onprogress` until
     // the result arrives (it stops listening then), so what is recorded came before the result.
@@ -82,18 +115,8 @@ export function createMcpDriver(era: McpEra = 'legacy'): SurfaceDriver {
     surface: (era === 'legacy' ? 'mcp' : 'mcp-2026') satisfies Surface,
     supports: expressible,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'mcp'],
-        // Only the case's environment and what Node needs: no provider key leaks in from the parent.
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment.env },
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      return callTool(testCase, era, transport, () => stderr);
+      const { transport, stderr } = spawnMcpStdio(environment);
+      return callTool(testCase, era, transport, stderr);
     },
   };
 }
@@ -104,12 +127,9 @@ export function createMcpHttpDriver(era: McpEra = 'legacy'): SurfaceDriver {
     surface: (era === 'legacy' ? 'mcp-http' : 'mcp-http-2026') satisfies Surface,
     supports: expressible,
     async run(testCase: ParityCase, environment: CaseEnvironment): Promise<DriverResult> {
-      const server = await startCaseServer({ ...environment.env, OPENMATES_API_KEYS: MCP_HTTP_KEY });
+      const server = await startMcpHttp(environment);
       try {
-        const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${PATHS.mcp}`), {
-          requestInit: { headers: { authorization: `Bearer ${MCP_HTTP_KEY}` } },
-        });
-        return await callTool(testCase, era, transport, () => server.logs.join(''));
+        return await callTool(testCase, era, server.transport, server.logs);
       } finally {
         await server.close();
       }
