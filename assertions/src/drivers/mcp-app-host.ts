@@ -21,7 +21,7 @@ function hostHtml(): Promise<string> {
   }).then(({ output: [chunk] }) => {
     if (chunk?.type !== 'chunk') throw new Error('rolldown produced no host script');
     const script = chunk.code.replaceAll('</script', '<\\/script');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP App test host</title><style>body{margin:0}iframe{display:block;width:100%;height:600px;border:0}</style></head><body><main><h1>Test host</h1></main><script>${script}</script></body></html>`;
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP App test host</title><style>body{margin:0}iframe{display:block;width:100%;height:600px;border:0}</style></head><body><header><h1>Test host</h1></header><section aria-label="Tool result"></section><script>${script}</script></body></html>`;
   });
   return hostPage;
 }

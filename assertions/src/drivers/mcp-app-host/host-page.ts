@@ -22,7 +22,7 @@ async function show(handover: Handover): Promise<void> {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.title = 'Web search results';
-  document.body.append(frame);
+  (document.querySelector('section') ?? document.body).append(frame);
   const view = frame.contentWindow;
   if (!view) throw new Error('the frame has no window');
   const bridge = new AppBridge(
