@@ -70,10 +70,14 @@ export async function resultsAppHtml(): Promise<string> {
   ].join('\n');
 }
 
+/** A JS string literal in ASCII alone: the bundle's own text (its messages, its symbols) escaped, never read as prose. */
+const asciiLiteral = (text: string) =>
+  JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** The generated page module's text. */
 export async function generatedApp(): Promise<string> {
   const html = await resultsAppHtml();
-  return `${HEADER('src/app/results-page.ts, src/app/results-page.css and the packages they import')}\n/** The MCP App page served as \`ui://openmates/results\`. */\nexport const RESULTS_APP_HTML: string = ${JSON.stringify(html)};\n`;
+  return `${HEADER('src/app/results-page.ts, src/app/results-page.css and the packages they import')}\n/** The MCP App page served as \`ui://openmates/results\`. */\nexport const RESULTS_APP_HTML: string = ${asciiLiteral(html)};\n`;
 }
 
 const STATIC = (path: string) => here(`../../../apps/web/static/${path}`);
