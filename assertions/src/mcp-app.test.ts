@@ -1,10 +1,11 @@
 import type { CallToolResult, Client, Transport } from '@modelcontextprotocol/client';
 import type { WebSearchResponse } from '@openmates/contract';
-import { type BraveFixture, CANARY_API_KEY, startBraveFixture } from '@openmates/fixtures';
+import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import axe from 'axe-core';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseEnvironment, ParityCase } from './case.ts';
+import { braveEnvironment } from './brave-environment.ts';
+import type { ParityCase } from './case.ts';
 import { CASES } from './cases/index.ts';
 import { type McpAppHost, openMcpAppHost, RESULTS_APP_URI } from './drivers/mcp-app-host.ts';
 import { connectMcp, type McpEra, spawnMcpStdio, startMcpHttp } from './drivers/mcp-driver.ts';
@@ -17,19 +18,7 @@ import { outcomeOfResponse } from './outcome.ts';
 // extension's own host bridge in Chromium, handed a real tool result.
 let brave: BraveFixture;
 let host: McpAppHost;
-const environment = (): CaseEnvironment => {
-  brave.reset();
-  return {
-    env: {
-      OPENMATES_PROVIDER: 'brave',
-      BRAVE_SEARCH_API_KEY: brave.apiKey,
-      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
-      OPENMATES_CACHE_TTL_S: '0',
-      OPENMATES_RATE_LIMIT_PER_MIN: '0',
-    },
-    canaries: [CANARY_API_KEY],
-  };
-};
+const environment = () => braveEnvironment(brave);
 
 type Transported = { transport: Transport; logs: () => string; close(): Promise<void> };
 const TRANSPORTS: Record<'stdio' | 'http', () => Promise<Transported>> = {

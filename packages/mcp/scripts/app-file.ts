@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 /**
  * The MCP App page and the app's icons as TypeScript modules (ADR 0090, 0091): the page is
  * `src/app/results-page.ts` bundled by rolldown with the extension's `App` and the GUI's display
- * rules, its styles and script inline, and a CSP that admits exactly those two by hash; the icons are
+ * rules, its styles (the GUI's card rules and the page's own) and script inline, and a CSP that admits exactly those two by hash; the icons are
  * the GUI's own (apps/web/static) as `data:` URIs. Modules rather than files read at run time, so
  * the CLI's bundle carries them wherever it is installed.
  */
 
+const require = createRequire(import.meta.url);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const APP_PATH = here('../src/generated/results-app.generated.ts');
 export const ICONS_PATH = here('../src/generated/icons.generated.ts');
@@ -39,7 +41,11 @@ async function pageScript(): Promise<string> {
 /** The whole page: loads nothing, runs only its own script and styles. */
 export async function resultsAppHtml(): Promise<string> {
   const script = await pageScript();
-  const style = readFileSync(here('../src/app/results-page.css'), 'utf8');
+  // The GUI's own card rules, then the page's frame and palette around them.
+  const style = [
+    readFileSync(require.resolve('@openmates/result-display/cards.css'), 'utf8'),
+    readFileSync(here('../src/app/results-page.css'), 'utf8'),
+  ].join('\n');
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,
@@ -77,7 +83,7 @@ const asciiLiteral = (text: string) =>
 /** The generated page module's text. */
 export async function generatedApp(): Promise<string> {
   const html = await resultsAppHtml();
-  return `${HEADER('src/app/results-page.ts, src/app/results-page.css and the packages they import')}\n/** The MCP App page served as \`ui://openmates/results\`. */\nexport const RESULTS_APP_HTML: string = ${asciiLiteral(html)};\n`;
+  return `${HEADER('src/app/results-page.ts, src/app/results-page.css, @openmates/result-display and the extension')}\n/** The MCP App page served as \`ui://openmates/results\`. */\nexport const RESULTS_APP_HTML: string = ${asciiLiteral(html)};\n`;
 }
 
 const STATIC = (path: string) => here(`../../../apps/web/static/${path}`);
