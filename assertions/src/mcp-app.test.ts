@@ -161,6 +161,29 @@ describe('the app page with the XSS corpus', () => {
   });
 });
 
+describe('a result with extra snippets', () => {
+  it('shows them in a disclosure under the result, as text, when the result carries them', async () => {
+    const args = { requests: [{ query: 'extra snippets', count: 2 }] };
+    const { html, result } = await appAndResult('stdio', args);
+    // The field is optional: a real result, given the list a provider may add to it.
+    const snippets = ['<b>not bold</b> &amp; more', 'A second excerpt.'];
+    const response = structuredClone(result.structuredContent) as unknown as WebSearchResponse;
+    Object.assign(response.results[0]?.results[0] ?? {}, { extra_snippets: snippets });
+    const frame = await host.show(html, args, { ...result, structuredContent: response as never }, 'light');
+    const shown = await frame.evaluate(() =>
+      [...document.querySelectorAll('[data-result]')].map((item) => ({
+        summary: item.querySelector('details > summary')?.textContent ?? null,
+        snippets: [...item.querySelectorAll('[data-extra-snippet]')].map((li) => li.textContent),
+        markup: item.querySelectorAll('details b').length,
+      })),
+    );
+    expect(shown).toEqual([
+      { summary: 'More from this page', snippets, markup: 0 },
+      { summary: null, snippets: [], markup: 0 },
+    ]);
+  });
+});
+
 /**
  * Every axe violation in the app's frame, and every contrast check axe could not decide, as
  * `id: target` lines. axe runs inside the frame itself (injected as the GUI's tests inject it), so
