@@ -5,11 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 /**
- * The MCP App page and the app's icons as TypeScript modules (ADR 0090, 0091): the page is
+ * The MCP App page and the app's icons as TypeScript modules (ADR 0090, 0091). The page is
  * `src/app/results-page.ts` bundled by rolldown with the extension's `App` and the GUI's display
- * rules, its styles (the GUI's card rules and the page's own) and script inline, and a CSP that admits exactly those two by hash; the icons are
- * the GUI's own (apps/web/static) as `data:` URIs. Modules rather than files read at run time, so
- * the CLI's bundle carries them wherever it is installed.
+ * rules, with its styles (the GUI's card rules and the page's own) and its script inline, and a CSP
+ * that admits exactly those two by hash. The icons are the GUI's own (apps/web/static) as `data:`
+ * URIs. Modules rather than files read at run time, so the CLI's bundle carries them wherever it is
+ * installed.
  */
 
 const require = createRequire(import.meta.url);
