@@ -7,7 +7,6 @@ import {
 } from '@modelcontextprotocol/ext-apps/server';
 import type { Icon, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { APP_ICONS } from './generated/icons.generated.ts';
-import { RESULTS_APP_HTML } from './generated/results-app.generated.ts';
 
 /**
  * The MCP App of `web_search` (ADR 0090): a host that speaks the MCP Apps extension renders this
@@ -73,8 +72,12 @@ export const RESULTS_APP_RESOURCE: Resource = {
   _meta: UI_META,
 };
 
-/** The answer to `resources/read` of the app page. */
-export function readResultsApp(): ReadResourceResult {
+/**
+ * The answer to `resources/read` of the app page. The page (about 250 KB) is loaded on the first
+ * read, not at start: most sessions never read it, and a stdio server's start is on the clock.
+ */
+export async function readResultsApp(): Promise<ReadResourceResult> {
+  const { RESULTS_APP_HTML } = await import('./generated/results-app.generated.ts');
   return {
     contents: [{ uri: RESULTS_APP_URI, mimeType: RESOURCE_MIME_TYPE, text: RESULTS_APP_HTML, _meta: UI_META }],
   };
