@@ -16,6 +16,7 @@ export const SURFACES = [
   'mcp-http',
   'mcp-2026',
   'mcp-http-2026',
+  'mcp-app',
   'cluster',
   'stream',
   'sdk-stream',
@@ -33,7 +34,7 @@ export const HTTP_SURFACES: readonly Surface[] = ['rest', 'trpc', 'cluster'];
  * express): the pip SDK, MCP over stdio and over HTTP in both protocol eras, and the event stream (`stream`, REST's
  * `text/event-stream` answer; `sdk-stream` and `pip-stream`, the SDKs' `searchStream` /
  * `search_stream`). `webkit` is the web GUI in WebKit, so it runs every case the `web` column (Chromium)
- * runs.
+ * runs; so does `mcp-app`, the MCP App page in a test host handed the tool result of `openmates mcp`.
  */
 export const CASES_OF: Partial<Record<Surface, Surface>> = {
   cluster: 'rest',
@@ -46,6 +47,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   'sdk-stream': 'sdk',
   'pip-stream': 'sdk',
   webkit: 'web',
+  'mcp-app': 'web',
 };
 
 /** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
@@ -97,7 +99,10 @@ export interface ParityCase {
   provider?: CaseProvider | readonly CaseProvider[];
   /** Extra engine settings (environment variables) for this case. */
   env?: Record<string, string>;
-  /** The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs); every surface when absent. */
+  /**
+   * The surfaces that can express the case (a column of `CASES_OF` goes with the surface it runs,
+   * unless the column itself is listed); every surface when absent.
+   */
   surfaces?: readonly Surface[];
   /** Columns left out although they run a listed surface's cases (`CASES_OF`), with the reason beside it. */
   except?: readonly Surface[];
@@ -124,6 +129,18 @@ export interface ParityCase {
    * form has no control for, a batch size it cannot submit); the GUI columns (`web`, `webkit`) skip exactly these.
    */
   formCannotExpress?: string;
+  /**
+   * MCP columns: the call carries a progress token (`token: true`) or none, and `expect` lists the
+   * `notifications/progress` the client must receive for it before the result, in order.
+   */
+  progress?: { token: boolean; expect: readonly ProgressReport[] };
+}
+
+/** One `notifications/progress` as a client receives it. */
+export interface ProgressReport {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What a driver hands back for one case. */
@@ -137,6 +154,8 @@ export interface DriverResult {
   view?: unknown;
   /** Retry cases: each retry the SDK reported (its `onRetry` / `on_retry`), in order. */
   retries?: RecordedRetry[];
+  /** Progress cases: each progress notification received before the result, in order. */
+  progress?: ProgressReport[];
 }
 
 /** Environment a case runs in: provider configuration pointing at the fixtures, cache and rate limit off. */
@@ -166,7 +185,9 @@ export interface SurfaceDriver {
 export function applies(testCase: ParityCase, driver: SurfaceDriver): boolean {
   const surface = CASES_OF[driver.surface] ?? driver.surface;
   const listed =
-    (testCase.surfaces === undefined || testCase.surfaces.includes(surface)) &&
+    (testCase.surfaces === undefined ||
+      testCase.surfaces.includes(surface) ||
+      testCase.surfaces.includes(driver.surface)) &&
     !(testCase.except ?? []).includes(driver.surface);
   const transportOnly = testCase.http !== undefined && !HTTP_SURFACES.includes(driver.surface);
   return listed && !transportOnly && driver.supports(testCase);

@@ -25,6 +25,7 @@ import { createCliDriver } from './drivers/cli-driver.ts';
 import { createClusterDriver } from './drivers/cluster-driver.ts';
 import { createContractDriver } from './drivers/contract-driver.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
+import { createMcpAppDriver } from './drivers/mcp-app-driver.ts';
 import { createMcpDriver, createMcpHttpDriver } from './drivers/mcp-driver.ts';
 import { createPipDriver, createPipStreamDriver } from './drivers/pip-driver.ts';
 import { createRestDriver } from './drivers/rest-driver.ts';
@@ -54,6 +55,7 @@ const drivers: SurfaceDriver[] = [
   createMcpHttpDriver(),
   createMcpDriver('modern'),
   createMcpHttpDriver('modern'),
+  createMcpAppDriver(),
   createClusterDriver(),
   createStreamDriver(),
   createSdkStreamDriver(),

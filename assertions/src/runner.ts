@@ -3,6 +3,7 @@ import type {
   CaseEnvironment,
   DriverResult,
   ParityCase,
+  ProgressReport,
   ProviderRequest,
   RecordedRetry,
   SurfaceDriver,
@@ -48,6 +49,16 @@ export function checkRetries(testCase: ParityCase, retries: readonly RecordedRet
   if (canonical !== wanted)
     throw new Error(`${testCase.name}: retries differ\nexpected: ${wanted}\nreceived: ${canonical}`);
   return canonical;
+}
+
+/** Throws unless a progress case's client received exactly the progress the case expects, in order. */
+export function checkProgress(testCase: ParityCase, progress: readonly ProgressReport[] | undefined): void {
+  if (!testCase.progress) return;
+  if (!progress) throw new Error(`${testCase.name}: the surface reported no progress for a progress case`);
+  if (!isDeepStrictEqual(progress, testCase.progress.expect))
+    throw new Error(
+      `${testCase.name}: progress differs\nexpected: ${JSON.stringify(testCase.progress.expect)}\nreceived: ${JSON.stringify(progress)}`,
+    );
 }
 
 /** Throws, naming the case, when its fixture provider did not receive what the case expects. */
@@ -117,6 +128,7 @@ export async function runCase(
     }
     if (testCase.upstream) run.retries = checkRetries(testCase, result.retries);
     checkOutcome(testCase, outcome);
+    checkProgress(testCase, result.progress);
     checkReceived(testCase, received);
     checkTranscript(testCase, transcript, environment);
     if (run.viewDiff) throw new Error(run.viewDiff);

@@ -1,7 +1,8 @@
 import { displayUrl, type WebSearchResponse } from '@openmates/contract';
-import { type BraveFixture, CANARY_API_KEY, startBraveFixture } from '@openmates/fixtures';
+import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseEnvironment, ParityCase, SurfaceDriver } from './case.ts';
+import { braveEnvironment } from './brave-environment.ts';
+import type { ParityCase, SurfaceDriver } from './case.ts';
 import { CASES } from './cases/index.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import type { GuiColumnOptions } from './drivers/page-actions.ts';
@@ -12,19 +13,7 @@ import { checkPersonView } from './runner.ts';
 // The GUI drivers read what a person sees: a page that drops a field, or hides one, must not pass.
 let brave: BraveFixture;
 const testCase = CASES.find((c) => c.name === 'ordinary-results-exact') as ParityCase;
-const environment = (): CaseEnvironment => {
-  brave.reset();
-  return {
-    env: {
-      OPENMATES_PROVIDER: 'brave',
-      BRAVE_SEARCH_API_KEY: brave.apiKey,
-      BRAVE_SEARCH_BASE_URL: brave.baseUrl,
-      OPENMATES_CACHE_TTL_S: '0',
-      OPENMATES_RATE_LIMIT_PER_MIN: '0',
-    },
-    canaries: [CANARY_API_KEY],
-  };
-};
+const environment = () => braveEnvironment(brave);
 const ALTERATIONS: Record<string, GuiColumnOptions['alter']> = {
   dropping: (page) =>
     page.evaluate(() => {

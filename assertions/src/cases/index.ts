@@ -5,6 +5,7 @@ import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
+import { progressCases } from './progress.ts';
 import { retryCases } from './retries.ts';
 import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
@@ -24,4 +25,5 @@ export const CASES: readonly ParityCase[] = [
   ...retryRuleCases,
   ...scopeCases,
   ...failoverCases,
+  ...progressCases,
 ];

@@ -1,10 +1,10 @@
-import { CHROMIUM_LAUNCH } from '@openmates/fixtures';
-import { chromium, type Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import type { SurfaceDriver } from '../case.ts';
+import { openSharedChromium } from './chromium.ts';
 import { type BrowserPage, type BrowserSession, createGuiColumn, type GuiColumnOptions } from './page-actions.ts';
 
-/** Playwright's page as the shared page actions drive it: a control by its label, a button by its role and name. */
-function playwrightPage(page: Page): BrowserPage {
+/** A Playwright page (or a frame in one) as the shared page actions drive it: a control by its label, a button by its role and name. */
+export function playwrightPage(page: Page | Frame): BrowserPage {
   const labelled = (label: string) => page.getByLabel(label, { exact: true });
   return {
     async goto(url) {
@@ -26,14 +26,18 @@ function playwrightPage(page: Page): BrowserPage {
   };
 }
 
-/** Debian's Chromium through Playwright, one page for every case of the column. */
+/** Debian's Chromium through Playwright (the process's shared browser), one page for every case of the column. */
 async function openChromium(): Promise<BrowserSession> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_LAUNCH.executablePath,
-    args: [...CHROMIUM_LAUNCH.args],
-  });
-  const page = await (await browser.newContext()).newPage();
-  return { page: playwrightPage(page), close: () => browser.close() };
+  const { browser, release } = await openSharedChromium();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  return {
+    page: playwrightPage(page),
+    async close() {
+      await context.close();
+      await release();
+    },
+  };
 }
 
 /** The web GUI in real Chromium, mounted on the API as `openmates serve` mounts it; one browser page for every case. */

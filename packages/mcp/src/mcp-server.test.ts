@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type CallToolResult, Client, InMemoryTransport, type Tool } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { normalizeRequest } from '@openmates/contract';
@@ -7,7 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineBackend } from './engine-backend.ts';
+import { RESULTS_APP_HTML } from './generated/results-app.generated.ts';
 import { createMcpServer, type McpServerOptions, TOOL_NAME } from './mcp-server.ts';
+import { RESULTS_APP_URI } from './results-app.ts';
 import { SCHEMA_DIALECT } from './tool-schemas.ts';
 
 let brave: BraveFixture;
@@ -116,6 +119,51 @@ describe('the tool with a chain of providers', () => {
       { id: 'brave', name: 'Brave Search' },
       { id: 'local', name: 'Local index' },
     ]);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('the results app, in the %s era', (era) => {
+  it('is declared on the tool beside its icons, title and hints, in the listing as sent', async () => {
+    const { client: connected, transport: clientSide } = await link(era);
+    // The raw answer: a client's schema may drop keys it does not know.
+    const raw: unknown[] = [];
+    const deliver = clientSide.onmessage;
+    clientSide.onmessage = (message, extra) => {
+      raw.push(message);
+      deliver?.(message, extra);
+    };
+    await connected.listTools();
+    const listed = raw.find((m) => JSON.stringify(m).includes('"tools"')) as {
+      result: { tools: Record<string, unknown>[] };
+    };
+    const [sent] = listed.result.tools;
+    expect(sent?._meta).toEqual({ ui: { resourceUri: RESULTS_APP_URI }, 'ui/resourceUri': RESULTS_APP_URI });
+    expect(sent?.title).toBe('Web search');
+    expect(sent?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    const icons = sent?.icons as { src: string; mimeType: string; sizes: string[] }[];
+    expect(icons.map((i) => [i.mimeType, i.sizes])).toEqual([
+      ['image/svg+xml', ['any']],
+      ['image/png', ['192x192']],
+    ]);
+    // Inline, so a host shows them without fetching anything: the GUI's own favicon, byte for byte.
+    const favicon = readFileSync(new URL('../../../apps/web/static/favicon.svg', import.meta.url));
+    expect(icons[0]?.src).toBe(`data:image/svg+xml;base64,${favicon.toString('base64')}`);
+  });
+
+  it('serves the page as an MCP App resource, and says which URI it has for any other', async () => {
+    const connected = (await link(era)).client;
+    const { resources } = await connected.listResources();
+    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([[RESULTS_APP_URI, 'text/html;profile=mcp-app']]);
+    const { contents } = await connected.readResource({ uri: RESULTS_APP_URI });
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatchObject({ uri: RESULTS_APP_URI, mimeType: 'text/html;profile=mcp-app' });
+    expect((contents[0] as { text: string }).text).toBe(RESULTS_APP_HTML);
+    expect((contents[0] as { _meta?: unknown })._meta).toEqual({
+      ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: false },
+    });
+    await expect(connected.readResource({ uri: 'ui://openmates/other' })).rejects.toThrow(
+      /No resource ui:\/\/openmates\/other: this server has ui:\/\/openmates\/results/,
+    );
   });
 });
 
@@ -251,16 +299,21 @@ describe('the web_search tool', () => {
     expect(again).not.toContain(token);
   });
 
-  it('reports each finished group as progress when the client sends a progress token', async () => {
-    const progress: { progress: number; total?: number | undefined }[] = [];
-    await call({ requests: [{ query: 'delay200 slow' }, { query: 'fast one' }, { query: 'unavailable x' }] }, (p) =>
-      progress.push(p),
-    );
+  it('reports each finished group as progress when the client sends a progress token: its id and count, never its query', async () => {
+    const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
+    const queries = ['delay200 slow', 'fast one', 'unavailable x'];
+    await call({ requests: queries.map((query, i) => ({ id: `q${i}`, query, count: 2 })) }, (p) => progress.push(p));
     expect(progress.map((p) => [p.progress, p.total])).toEqual([
       [1, 3],
       [2, 3],
       [3, 3],
     ]);
+    expect(progress.map((p) => p.message).sort()).toEqual([
+      'query "q0" finished: 2 results',
+      'query "q1" finished: 2 results',
+      'query "q2" finished: failed (provider_unavailable)',
+    ]);
+    for (const query of queries) expect(JSON.stringify(progress)).not.toContain(query.split(' ')[1]);
   });
 
   it('refuses an unknown tool as a protocol error', async () => {

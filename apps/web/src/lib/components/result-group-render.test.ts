@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { ResultGroup as Group } from '@openmates/contract';
 import type { Component } from 'svelte';
 import { compile } from 'svelte/compiler';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   const href = (path: string) => JSON.stringify(pathToFileURL(path).href);
   const code = js.code
     .replace(`'svelte/internal/server'`, href(require.resolve('svelte/internal/server')))
-    .replace(`'./result-display.ts'`, href(fileURLToPath(new URL('./result-display.ts', import.meta.url))))
+    .replace(`'@openmates/result-display'`, href(require.resolve('@openmates/result-display')))
     .replace(`'@openmates/contract'`, href(require.resolve('@openmates/contract')));
   dir = mkdtempSync(join(tmpdir(), 'result-group-render-'));
   const file = join(dir, 'ResultGroup.js');

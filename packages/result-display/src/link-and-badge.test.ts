@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeClass, badgeLetter, hrefOf } from './result-display.ts';
+import { badgeClass, badgeLetter, hrefOf } from './link-and-badge.ts';
 
 describe('result display', () => {
   it('links only http(s) URLs', () => {

@@ -1,0 +1,81 @@
+import type { ResultGroup, WebSearchResult } from '@openmates/contract';
+import { describe, expect, it } from 'vitest';
+import { aboutCard, groupCard, refusalCard, resultCard } from './cards.ts';
+
+const result = (extra: Partial<WebSearchResult> = {}): WebSearchResult => ({
+  title: 'Fetch API',
+  url: 'https://developer.mozilla.org/en-US/docs/Web/API/fetch',
+  description: 'The fetch() method.',
+  ...extra,
+});
+
+describe('the display rules', () => {
+  it('reads a result as its card: link, display URL, the muted line in order, no empty note', () => {
+    const card = resultCard(result({ age: '2 days ago', language: 'en', family_friendly: false, note: '' }));
+    expect(card.href).toBe('https://developer.mozilla.org/en-US/docs/Web/API/fetch');
+    expect(card.displayUrl).toBe('developer.mozilla.org › en-US › docs › Web › API › fetch');
+    expect(card.meta).toEqual([
+      { field: 'age', text: '2 days ago' },
+      { field: 'language', text: 'en' },
+      { field: 'family_friendly', text: 'not family friendly' },
+    ]);
+    expect(card.note).toBeUndefined();
+    expect(resultCard(result({ family_friendly: true })).meta).toEqual([]);
+    expect(card.badge.letter).toBe('D');
+  });
+
+  it('shows extra snippets only when the result carries a list of strings', () => {
+    expect(resultCard(result()).extraSnippets).toEqual([]);
+    const withSnippets = { ...result(), extra_snippets: ['One more line.', 7, '', 'Another.'] } as WebSearchResult;
+    expect(resultCard(withSnippets).extraSnippets).toEqual(['One more line.', 'Another.']);
+    expect(resultCard({ ...result(), extra_snippets: 'not a list' } as WebSearchResult).extraSnippets).toEqual([]);
+  });
+
+  it('says why a group is empty, and counts what was cut', () => {
+    const group = (extra: Partial<ResultGroup>): ResultGroup => ({ id: 1, results: [], ...extra });
+    expect(groupCard(group({})).empty).toBe('No results. The provider answered and found nothing for this query.');
+    expect(groupCard(group({ sources_cut: 1 })).empty).toBe('No results left to show.');
+    expect(groupCard(group({ sources_cut: 1 })).notices).toEqual([
+      { field: 'sources_cut', count: 1, words: 'result was cut: the request’s source budget was spent.' },
+    ]);
+    const failed = groupCard(group({ error: { code: 'provider_timeout', message: 'Too slow.' } }));
+    expect([failed.empty, failed.count, failed.error]).toEqual([
+      undefined,
+      undefined,
+      { code: 'provider_timeout', message: 'Too slow.' },
+    ]);
+    expect(groupCard(group({ results: [result()] })).count).toBe('1 result');
+  });
+
+  it('says a budget and a refusal in the GUI’s words', () => {
+    const about = aboutCard({
+      provider: 'Brave Search',
+      results: [],
+      budget: {
+        calls_used: 1,
+        max_sources: 10,
+        sources_admitted: 3,
+        sources_cut: 2,
+        notes_fitted_out: 0,
+        suggestions_fitted_out: 1,
+        results_fitted_out: 2,
+      },
+    } as never);
+    expect(about.budget?.calls.words).toBe('search call');
+    expect(about.budget?.fitted).toEqual([
+      { field: 'suggestions_fitted_out', count: 1, words: 'suggestion' },
+      { field: 'results_fitted_out', count: 2, words: 'results' },
+    ]);
+    const refusal = refusalCard(
+      { code: 'invalid_request', message: 'Bad.', issues: [{ path: '', message: 'x' }] },
+      true,
+    );
+    expect([refusal.heading, refusal.issues]).toEqual([
+      'The search request is not valid',
+      [{ path: '(request)', message: 'x' }],
+    ]);
+    expect(refusalCard({ code: 'rate_limited', message: 'Later.', issues: [] }, false).heading).toBe(
+      'The search could not run',
+    );
+  });
+});

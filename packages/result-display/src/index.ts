@@ -1,0 +1,2 @@
+export * from './cards.ts';
+export * from './link-and-badge.ts';
