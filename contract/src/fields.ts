@@ -13,7 +13,16 @@ import {
 } from './countries.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
 import { ISO_639_1, isIso6391 } from './languages.ts';
-import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MAX_SCOPE_DOMAINS, MIN_COUNT } from './limits.ts';
+import {
+  DEFAULT_COUNT,
+  MAX_COUNT,
+  MAX_EXTRA_SNIPPET_LENGTH,
+  MAX_EXTRA_SNIPPETS,
+  MAX_ID_LENGTH,
+  MAX_QUERY_LENGTH,
+  MAX_SCOPE_DOMAINS,
+  MIN_COUNT,
+} from './limits.ts';
 import {
   domainListSchema,
   FRESHNESS_PERIODS,
@@ -379,6 +388,22 @@ export const REQUEST_FIELDS = [
           message: issueMessage('domainConflict', { excluded, included }),
         }),
       ),
+  },
+  {
+    name: 'extra_snippets',
+    kind: 'boolean',
+    schema: z.boolean({ error: issueMessage('boolean', { field: 'extra_snippets' }) }),
+    description: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (\`extra_snippets\`, each at most ${MAX_EXTRA_SNIPPET_LENGTH} characters of plain text), beyond its description. Default false. A provider that cannot give them refuses the request with a 400 rather than answering without them.`,
+    normalize: (value: boolean | undefined) => (value === true ? true : undefined),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'extra-snippets',
+      help: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (default off).`,
+    },
+    control: { control: 'toggle', label: 'Page excerpts', help: 'Default (none)', on: 'Included', off: 'None' },
+    link: { param: 'excerpts', broadcast: true },
+    summary: (value: string) => (parseSwitch(value) === true ? 'excerpts included' : 'no excerpts'),
   },
 ] as const satisfies readonly RequestField[];
 

@@ -32,6 +32,10 @@ export const MAX_DESCRIPTION_LENGTH = 1000;
  * (for example the sentence that cited the result), never an excerpt of the page.
  */
 export const MAX_NOTE_LENGTH = 1000;
+/** Most page excerpts on one result (`extra_snippets`). */
+export const MAX_EXTRA_SNIPPETS = 5;
+/** Longest page excerpt, in code points. */
+export const MAX_EXTRA_SNIPPET_LENGTH = 300;
 /** Longest passthrough string (`age`, `language`), in code points. */
 export const MAX_PASSTHROUGH_LENGTH = 64;
 /** Longest result URL, in UTF-16 units of its normalized string. */
