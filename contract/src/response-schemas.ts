@@ -123,7 +123,8 @@ export const SearchBudgetSchema = z
     notes_fitted_out: count('Generated notes removed to fit the response size ceiling.'),
     suggestions_fitted_out: count('Follow-up suggestions removed to fit the response size ceiling.'),
     extra_snippets_fitted_out: z.int().min(1).optional().openapi({
-      description: 'Page excerpts (`extra_snippets` strings) removed to fit the response size ceiling. Omitted when none.',
+      description:
+        'Page excerpts (`extra_snippets` strings) removed to fit the response size ceiling. Omitted when none.',
     }),
     results_fitted_out: count('Results removed from the end of the last groups to fit the response size ceiling.'),
   })
