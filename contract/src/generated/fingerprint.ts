@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = '63a693a636f6e67b3a6723616448f63cb411bffb0d8a181ff9e5337db5178d79';
+export const CONTRACT_FINGERPRINT = '26f199154c5c07eb8ac5af13add04c228b56ea2e6a947649d97818454c1dc23e';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;

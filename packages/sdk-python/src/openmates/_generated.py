@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "63a693a636f6e67b3a6723616448f63cb411bffb0d8a181ff9e5337db5178d79"
+CONTRACT_FINGERPRINT: Final = "26f199154c5c07eb8ac5af13add04c228b56ea2e6a947649d97818454c1dc23e"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -241,7 +241,9 @@ class _WebSearchRequestItemOptional(TypedDict, total=False):
     """Only results published in this time range (UTC): `day`, `week`, `month`, `year` (the last 24
     hours, 7, 31 or 365 days), or dates `YYYY-MM-DD..YYYY-MM-DD`, inclusive, with either end (not
     both) left open (`2026-01-01..`). Case-insensitive. A result whose publication date the engine
-    can read is removed when it lies outside the range.
+    can read is removed when it lies outside the range; a date up to 24 hours ahead of the server's
+    clock counts as now (publishers date pages in their own time zone), except past the last day of
+    a range that is over.
     """
     include_domains: List[str]
     """Only results whose host is one of these domains or a subdomain of one (`docs.example.org`

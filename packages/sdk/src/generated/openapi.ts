@@ -202,7 +202,7 @@ export interface components {
             /** @description Remove results from a maintained list of tabloid domains. Default true. */
             filter_tabloids?: boolean;
             /**
-             * @description Only results published in this time range (UTC): `day`, `week`, `month`, `year` (the last 24 hours, 7, 31 or 365 days), or dates `YYYY-MM-DD..YYYY-MM-DD`, inclusive, with either end (not both) left open (`2026-01-01..`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range.
+             * @description Only results published in this time range (UTC): `day`, `week`, `month`, `year` (the last 24 hours, 7, 31 or 365 days), or dates `YYYY-MM-DD..YYYY-MM-DD`, inclusive, with either end (not both) left open (`2026-01-01..`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range; a date up to 24 hours ahead of the server's clock counts as now (publishers date pages in their own time zone), except past the last day of a range that is over.
              * @example week
              */
             freshness?: string;
@@ -972,7 +972,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "63a693a636f6e67b3a6723616448f63cb411bffb0d8a181ff9e5337db5178d79";
+export const CONTRACT_FINGERPRINT = "26f199154c5c07eb8ac5af13add04c228b56ea2e6a947649d97818454c1dc23e";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
