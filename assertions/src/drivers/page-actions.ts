@@ -193,6 +193,9 @@ interface ShownField {
 export async function readView(page: BrowserPage): Promise<PersonView> {
   const { fields, hidden, isError, links, groupCount } = await page.evaluate(() => {
     const area = document.querySelector('#results');
+    // A person opens each result's excerpts to read them.
+    for (const disclosure of area?.querySelectorAll<HTMLDetailsElement>('details[data-excerpts]') ?? [])
+      disclosure.open = true;
     const groupsOf = [...document.querySelectorAll('[data-group-id]')];
     const issuesOf = [...document.querySelectorAll('[data-issue]')];
     const shown: ShownField[] = [];
@@ -283,6 +286,8 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
             const value = field(name);
             if (value !== undefined) result[name] = value;
           }
+          const excerpts = at('extra_snippet', (f) => f.group === g && f.result === r).map((f) => f.text);
+          if (excerpts.length > 0) result.extra_snippets = excerpts;
           // Said only when it is not family friendly; any other text there reads as a difference.
           const familyFriendly = field('family_friendly');
           if (familyFriendly !== undefined) result.family_friendly = familyFriendly as 'not family friendly';
