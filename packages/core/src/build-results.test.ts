@@ -1,4 +1,5 @@
 import { MAX_EXTRA_SNIPPET_LENGTH, MAX_EXTRA_SNIPPETS, MAX_NOTE_LENGTH, MAX_TITLE_LENGTH } from '@openmates/contract';
+import { EXCERPT_FIXTURE_CLEANED, excerptResults } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { createRedactor } from './hygiene/index.ts';
@@ -61,6 +62,16 @@ describe('buildResults page excerpts', () => {
     expect(result?.extra_snippets).toEqual(['One bold & more', 'Zerowidth and bidi text', 'Two', expect.any(String)]);
     expect(result?.extra_snippets?.[3]).not.toContain(SECRET);
     expect(result?.extra_snippets?.[3]).toMatch(/leaked$/);
+  });
+
+  it('turns the Brave fixture’s hostile excerpts into the five clean ones it names', () => {
+    const [first] = excerptResults('excerpts markup', 1, 0, true);
+    const [result] = buildResults([{ format: 'html', ...first }], {
+      filterTabloids: false,
+      redact,
+      extraSnippets: true,
+    }).results;
+    expect(result?.extra_snippets).toEqual([...EXCERPT_FIXTURE_CLEANED]);
   });
 
   it('keeps at most five, each at most 300 code points, and a text format as written', () => {
