@@ -8,7 +8,7 @@ import {
 } from '@openmates/contract';
 import { handler as guiHandler } from '@openmates/web/handler';
 import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
-import type { Outcome, OutcomeGroup } from '../outcome.ts';
+import { type Outcome, type OutcomeGroup, outcomeResult } from '../outcome.ts';
 import {
   PERSON_BUDGET_KEYS,
   type PersonBudget,
@@ -143,6 +143,7 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
           description: result.querySelector('[data-description]')?.textContent ?? '',
+          excerpts: [...result.querySelectorAll('[data-field="extra_snippet"]')].map((li) => li.textContent ?? ''),
         })),
       })),
     };
@@ -158,7 +159,9 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
       // The page shows ids as text: the caller's string ids stay strings; numbers and auto ids are numbers.
       const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
       // Built here, key by key: a WebDriver answer does not keep the page's key order.
-      const results = g.results.map(({ url, title, description }) => ({ url, title, description }));
+      const results = g.results.map(({ url, title, description, excerpts }) =>
+        outcomeResult({ url, title, description, ...(excerpts.length > 0 ? { extra_snippets: excerpts } : {}) }),
+      );
       return {
         id,
         results,
