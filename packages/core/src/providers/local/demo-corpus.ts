@@ -325,13 +325,13 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
     const [summary, ...parts] = pageTextOf(texts, url) ?? [];
     const keys = entries.map((entry) => readableKey(entry.key)).join(', ');
     const { label } = labelFor(primary.key);
-    // A page with its own summary reads as itself, the first of its parts' summaries after it
-    // (BM25 in the index weighs a document's whole length: each further part measurably pushed pages
-    // with their own text below siblings without, `pnpm bench:quality` from 91.3 % to 88.4 % at s@1).
+    // A page with its own summary reads as itself, the first of its parts' summaries after it. BM25
+    // in the index weighs a document's whole length, so every word added pushes a page below siblings
+    // without text of their own: with every part, `pnpm bench:quality` fell to 88.4 % at s@1 (ADR 0086).
     const lines =
       summary === undefined
         ? [`${label} reference on MDN Web Docs: ${keys}.`]
-        : [`${label} ${keys}: ${summary}`, ...parts.slice(0, 1)];
+        : [`${keys}: ${summary}`, ...parts.slice(0, 1)];
     const own = members.get(primary.key);
     if (own !== undefined) lines.push(`Members: ${own.join(', ')}.`);
     if (feature?.name)
