@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+import { pageText, pageTextOf } from './page-text.ts';
 
 /**
  * The demo corpus: MDN reference pages described by `@mdn/browser-compat-data` (BCD) and the web
@@ -44,31 +45,6 @@ function packageVersion(entry: string): string {
 
 function dataPaths(): { bcd: string; features: string } {
   return { bcd: require.resolve('@mdn/browser-compat-data'), features: require.resolve('web-features/data.json') };
-}
-
-/** A page's own summary, then the summaries of its parts, by MDN path (lowercase, after `/docs/`). */
-type PageText = Readonly<Record<string, readonly string[]>>;
-
-/**
- * The page text the core package's build wrote. Its module is bundled into the CLI, so it is found
- * wherever the corpus is built; a source checkout that was never built has none.
- */
-async function pageText(): Promise<{ pages: PageText; sources: Readonly<Record<string, string>> }> {
-  try {
-    const { PAGE_TEXT, PAGE_TEXT_SOURCES } = await import('./generated/page-text.js');
-    return { pages: PAGE_TEXT, sources: PAGE_TEXT_SOURCES };
-  } catch (error) {
-    throw new LocalIndexError(
-      'the demo corpus page text is missing: build the core package first (pnpm turbo run build --filter=@openmates/core)',
-      { cause: error },
-    );
-  }
-}
-
-const MDN_DOCS = 'https://developer.mozilla.org/docs/';
-
-function pageTextOf(pages: PageText, url: string): readonly string[] | undefined {
-  return url.startsWith(MDN_DOCS) ? pages[url.slice(MDN_DOCS.length).toLowerCase()] : undefined;
 }
 
 /**
