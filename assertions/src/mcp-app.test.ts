@@ -173,12 +173,12 @@ describe('a result with extra snippets', () => {
     const shown = await frame.evaluate(() =>
       [...document.querySelectorAll('[data-result]')].map((item) => ({
         summary: item.querySelector('details > summary')?.textContent ?? null,
-        snippets: [...item.querySelectorAll('[data-extra-snippet]')].map((li) => li.textContent),
+        snippets: [...item.querySelectorAll('[data-field="extra_snippet"]')].map((li) => li.textContent),
         markup: item.querySelectorAll('details b').length,
       })),
     );
     expect(shown).toEqual([
-      { summary: 'More from this page', snippets, markup: 0 },
+      { summary: '2 excerpts from the page', snippets, markup: 0 },
       { summary: null, snippets: [], markup: 0 },
     ]);
   });

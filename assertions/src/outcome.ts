@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorResponse, RequestId, WebSearchResponse } from '@openmates/contract';
+import type { ErrorCode, ErrorResponse, RequestId, WebSearchResponse, WebSearchResult } from '@openmates/contract';
 
 /**
  * What a surface answered to a case, reduced to what every surface can express. Two
@@ -19,7 +19,26 @@ export interface OutcomeGroup {
   errorCode?: string;
   /** Who answered the group (only when the server lists several providers). */
   provider?: string;
-  results: { url: string; title: string; description: string }[];
+  results: OutcomeResult[];
+}
+
+/** One result as every surface can express it. */
+export interface OutcomeResult {
+  url: string;
+  title: string;
+  description: string;
+  /** The page excerpts, in order, when the result carries them. */
+  extra_snippets?: string[];
+}
+
+/** The outcome of one contract result: its URL, title, description and any excerpts. */
+export function outcomeResult(
+  result: Pick<WebSearchResult, 'url' | 'title' | 'description' | 'extra_snippets'>,
+): OutcomeResult {
+  const { url, title, description, extra_snippets } = result;
+  return extra_snippets === undefined
+    ? { url, title, description }
+    : { url, title, description, extra_snippets: [...extra_snippets] };
 }
 
 /** Reduces a WebSearchResponse (200 or 502) to an outcome. */
@@ -28,7 +47,7 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
     groups: response.results.map((group) => {
       const g: OutcomeGroup = {
         id: group.id,
-        results: group.results.map(({ url, title, description }) => ({ url, title, description })),
+        results: group.results.map(outcomeResult),
       };
       if (group.error) g.errorCode = group.error.code;
       if (group.provider !== undefined) g.provider = group.provider;

@@ -28,6 +28,8 @@ export interface PersonBudget {
   sources_cut: number;
   notes_fitted_out: number;
   suggestions_fitted_out: number;
+  /** Absent from the answer when none were removed: reads as 0. */
+  extra_snippets_fitted_out: number;
   results_fitted_out: number;
 }
 
@@ -54,6 +56,8 @@ export interface PersonResult {
   /** `not family friendly`, only when `family_friendly` is false. */
   family_friendly?: 'not family friendly';
   note?: string;
+  /** The page excerpts, in order, when the result carries them (a GUI shows them once its disclosure is opened). */
+  extra_snippets?: string[];
 }
 
 export interface PersonErrorView {
@@ -71,6 +75,7 @@ const BUDGET_KEYS = [
   'sources_cut',
   'notes_fitted_out',
   'suggestions_fitted_out',
+  'extra_snippets_fitted_out',
   'results_fitted_out',
 ] as const satisfies readonly (keyof PersonBudget)[];
 
@@ -109,6 +114,7 @@ function responseView(response: WebSearchResponse): PersonResponseView {
           if (result.language !== undefined) r.language = result.language;
           if (result.family_friendly === false) r.family_friendly = 'not family friendly';
           if (result.note !== undefined) r.note = result.note;
+          if (result.extra_snippets !== undefined) r.extra_snippets = [...result.extra_snippets];
           return r;
         }),
       };
@@ -123,7 +129,7 @@ function responseView(response: WebSearchResponse): PersonResponseView {
     view.error = { message: response.error, ...(response.code !== undefined ? { code: response.code } : {}) };
   if (response.budget) {
     const budget = response.budget;
-    view.budget = Object.fromEntries(BUDGET_KEYS.map((key) => [key, budget[key]])) as unknown as PersonBudget;
+    view.budget = Object.fromEntries(BUDGET_KEYS.map((key) => [key, budget[key] ?? 0])) as unknown as PersonBudget;
   }
   return view;
 }

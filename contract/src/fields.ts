@@ -13,7 +13,17 @@ import {
 } from './countries.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
 import { ISO_639_1, isIso6391 } from './languages.ts';
-import { DEFAULT_COUNT, MAX_COUNT, MAX_ID_LENGTH, MAX_QUERY_LENGTH, MAX_SCOPE_DOMAINS, MIN_COUNT } from './limits.ts';
+import {
+  DEFAULT_COUNT,
+  MAX_COUNT,
+  MAX_EXTRA_SNIPPET_LENGTH,
+  MAX_EXTRA_SNIPPETS,
+  MAX_ID_LENGTH,
+  MAX_PUBLISHED_AHEAD_MS,
+  MAX_QUERY_LENGTH,
+  MAX_SCOPE_DOMAINS,
+  MIN_COUNT,
+} from './limits.ts';
 import {
   domainListSchema,
   FRESHNESS_PERIODS,
@@ -310,7 +320,7 @@ export const REQUEST_FIELDS = [
     name: 'freshness',
     kind: 'text',
     schema: FreshnessSchema,
-    description: `Only results published in this time range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\` (the last 24 hours, 7, 31 or 365 days), or dates \`YYYY-MM-DD..YYYY-MM-DD\`, inclusive, with either end (not both) left open (\`2026-01-01..\`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range.`,
+    description: `Only results published in this time range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\` (the last 24 hours, 7, 31 or 365 days), or dates \`YYYY-MM-DD..YYYY-MM-DD\`, inclusive, with either end (not both) left open (\`2026-01-01..\`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range; a date up to ${MAX_PUBLISHED_AHEAD_MS / 3_600_000} hours ahead of the server's clock counts as now (publishers date pages in their own time zone), except past the last day of a range that is over.`,
     example: 'week',
     normalize: (value: string | undefined) => (value === undefined ? undefined : normalizeFreshness(value)),
     cacheKey: true,
@@ -379,6 +389,22 @@ export const REQUEST_FIELDS = [
           message: issueMessage('domainConflict', { excluded, included }),
         }),
       ),
+  },
+  {
+    name: 'extra_snippets',
+    kind: 'boolean',
+    schema: z.boolean({ error: issueMessage('boolean', { field: 'extra_snippets' }) }),
+    description: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (\`extra_snippets\`, each at most ${MAX_EXTRA_SNIPPET_LENGTH} characters of plain text), beyond its description. Default false. A provider that cannot give them refuses the request with a 400 rather than answering without them.`,
+    normalize: (value: boolean | undefined) => (value === true ? true : undefined),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'extra-snippets',
+      help: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (default off).`,
+    },
+    control: { control: 'toggle', label: 'Page excerpts', help: 'Default (none)', on: 'Included', off: 'None' },
+    link: { param: 'excerpts', broadcast: true },
+    summary: (value: string) => (parseSwitch(value) === true ? 'excerpts included' : 'no excerpts'),
   },
 ] as const satisfies readonly RequestField[];
 

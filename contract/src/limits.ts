@@ -32,6 +32,10 @@ export const MAX_DESCRIPTION_LENGTH = 1000;
  * (for example the sentence that cited the result), never an excerpt of the page.
  */
 export const MAX_NOTE_LENGTH = 1000;
+/** Most page excerpts on one result (`extra_snippets`). */
+export const MAX_EXTRA_SNIPPETS = 5;
+/** Longest page excerpt, in code points. */
+export const MAX_EXTRA_SNIPPET_LENGTH = 300;
 /** Longest passthrough string (`age`, `language`), in code points. */
 export const MAX_PASSTHROUGH_LENGTH = 64;
 /** Longest result URL, in UTF-16 units of its normalized string. */
@@ -42,6 +46,13 @@ export const MAX_SUGGESTIONS = 5;
 export const MAX_SUGGESTION_LENGTH = MAX_QUERY_LENGTH;
 /** Longest error message carried in a response, in code points. */
 export const MAX_ERROR_MESSAGE_LENGTH = 500;
+/**
+ * How far ahead of the server's clock a result's publication date may lie and still count as now
+ * under `freshness` (24 hours): publishers date pages in their own time zone, up to 14 hours ahead
+ * of UTC, and their clocks drift. It applies to the named periods and to a date range whose end is
+ * open or today, never past a range's last day.
+ */
+export const MAX_PUBLISHED_AHEAD_MS = 86_400_000;
 /** Largest HTTP request body, in bytes (64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 

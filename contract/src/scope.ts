@@ -2,7 +2,7 @@
 // take, how they are normalized, and how a result is judged against them. The engine enforces the
 // scope on every result with these functions, whatever the provider did.
 import { issueMessage } from './issue-messages.ts';
-import { MAX_SCOPE_DOMAINS, MIN_SCOPE_DOMAINS } from './limits.ts';
+import { MAX_PUBLISHED_AHEAD_MS, MAX_SCOPE_DOMAINS, MIN_SCOPE_DOMAINS } from './limits.ts';
 import { z } from './zod.ts';
 
 /** The named time ranges, each the last N days up to now (UTC). */
@@ -47,15 +47,20 @@ export function normalizeFreshness(text: string): string {
 const DAY_MS = 86_400_000;
 
 /**
- * The instants a time range covers, `[start, end)` in milliseconds since the epoch: a period ends
- * now and starts its days before; a date range runs from the start of its first day to the end of
- * its last (an open start is the epoch, an open end is now).
+ * The instants a time range covers, `[start, end)` in milliseconds since the epoch: a period starts
+ * its days before now; a date range runs from the start of its first day to the end of its last (an
+ * open start is the epoch). A period, an open end and an end on today all end at now plus
+ * MAX_PUBLISHED_AHEAD_MS, that instant included, so a date that far ahead of this clock counts as
+ * now; a range whose last day is over ends with that day.
  */
 export function freshnessWindow(freshness: Freshness, now: number): { start: number; end: number } {
-  if ('period' in freshness) return { start: now - FRESHNESS_PERIODS[freshness.period] * DAY_MS, end: now };
+  const ahead = now + MAX_PUBLISHED_AHEAD_MS + 1;
+  if ('period' in freshness) return { start: now - FRESHNESS_PERIODS[freshness.period] * DAY_MS, end: ahead };
   const start = freshness.from === undefined ? 0 : Date.parse(`${freshness.from}T00:00:00Z`);
-  const end = freshness.to === undefined ? now : Date.parse(`${freshness.to}T00:00:00Z`) + DAY_MS;
-  return { start, end };
+  if (freshness.to === undefined) return { start, end: ahead };
+  const lastDayEnd = Date.parse(`${freshness.to}T00:00:00Z`) + DAY_MS;
+  const endsToday = freshness.to === new Date(now).toISOString().slice(0, 10);
+  return { start, end: endsToday ? Math.max(lastDayEnd, ahead) : lastDayEnd };
 }
 
 /** A date range's two ends for a provider that needs both: an open start is 1970-01-01, an open end today (UTC). */

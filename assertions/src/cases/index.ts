@@ -1,6 +1,7 @@
 import type { ParityCase } from '../case.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
+import { excerptCases } from './excerpts.ts';
 import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
@@ -26,4 +27,5 @@ export const CASES: readonly ParityCase[] = [
   ...scopeCases,
   ...failoverCases,
   ...progressCases,
+  ...excerptCases,
 ];

@@ -7,13 +7,14 @@ import type { PersonBudget, PersonGroup, PersonResponseView, PersonResult, Perso
  *   (`(request)` for the body itself);
  * - per group: `[<id>] <query>`; `  Failed (<code>): <message>`; per result `  <n>.  <title>`, then,
  *   indented six spaces, the display URL (`host › path › segments`), the URL (plain text carries no
- *   link), the description (when not empty), `Note from the provider’s model: <note>`, and one line
+ *   link), the description (when not empty), each page excerpt as `  › <excerpt>` (indented under the
+ *   description), `Note from the provider’s model: <note>`, and one line
  *   `<age> · <language> · not family friendly` (each part when present; the last only when the
  *   result is not family friendly); `  <n> results were cut: …` (sources_cut) and `  <n> results
  *   were removed to fit …` (results_fitted_out);
  * - after the groups: `Error (<code>): <message>`, `Related searches:` with `  - <suggestion>` lines,
  *   `Spent <calls> search calls; <admitted> of <max> distinct sources admitted.`, `<n> results were
- *   cut: …`, `Removed to fit the response size: <n> notes, <n> suggestions, <n> results.`, and
+ *   cut: …`, `Removed to fit the response size: <n> notes, <n> suggestions, <n> excerpts, <n> results.`, and
  *   `Results from <provider>`.
  * The driver runs the CLI with `COLUMNS` wide enough that nothing wraps, and `NO_COLOR`.
  */
@@ -32,6 +33,7 @@ export const CLI_PERSON_FIELDS = [
   'groups[].results[].display_url',
   'groups[].results[].description',
   'groups[].results[].note',
+  'groups[].results[].extra_snippets',
   'groups[].results[].age',
   'groups[].results[].language',
   'groups[].results[].family_friendly',
@@ -49,11 +51,14 @@ const LANGUAGE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 const AGE =
   /^(?:.{1,30} ago|<?\d+ (?:second|minute|hour|day|week|month|year)s?|\d{4}-\d{2}-\d{2}(?:T[\d:.+Z-]*)?|[A-Z][a-z]+ \d{1,2}, \d{4})$/;
 const NOTE = 'Note from the provider’s model: ';
+const EXCERPT = '  › ';
 const FITTED_KEYS: Record<string, keyof PersonBudget> = {
   note: 'notes_fitted_out',
   notes: 'notes_fitted_out',
   suggestion: 'suggestions_fitted_out',
   suggestions: 'suggestions_fitted_out',
+  excerpt: 'extra_snippets_fitted_out',
+  excerpts: 'extra_snippets_fitted_out',
 };
 const CUT = /^(\d+) results? (?:was|were) cut: /;
 const FITTED = /^(\d+) results? (?:was|were) removed to fit the response size\.$/;
@@ -135,6 +140,7 @@ export function cliHumanView(stdout: string): PersonView {
         sources_cut: 0,
         notes_fitted_out: 0,
         suggestions_fitted_out: 0,
+        extra_snippets_fitted_out: 0,
         results_fitted_out: 0,
       };
     else if (cut && budget) budget.sources_cut = Number(cut[1]);
@@ -174,7 +180,7 @@ function metaParts(line: string): Pick<PersonResult, 'age' | 'language' | 'famil
   return meta;
 }
 
-/** One result's lines (title, display URL, URL, then description, note and muted line as present). */
+/** One result's lines (title, display URL, URL, then description, excerpts, note and muted line as present). */
 function resultOf(lines: string[]): PersonResult {
   const [title = '', displayUrl = '', url = '', ...rest] = lines;
   const result: PersonResult = { title, url, display_url: displayUrl, description: '' };
@@ -184,6 +190,10 @@ function resultOf(lines: string[]): PersonResult {
     Object.assign(result, meta);
   }
   if (rest.length > 0 && (rest.at(-1) ?? '').startsWith(NOTE)) result.note = (rest.pop() ?? '').slice(NOTE.length);
+  const excerpts: string[] = [];
+  while (rest.length > 0 && (rest.at(-1) ?? '').startsWith(EXCERPT))
+    excerpts.unshift((rest.pop() ?? '').slice(EXCERPT.length));
+  if (excerpts.length > 0) result.extra_snippets = excerpts;
   result.description = rest.join(' ');
   return result;
 }

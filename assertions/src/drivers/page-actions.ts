@@ -8,7 +8,7 @@ import {
 } from '@openmates/contract';
 import { handler as guiHandler } from '@openmates/web/handler';
 import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
-import type { Outcome, OutcomeGroup } from '../outcome.ts';
+import { type Outcome, type OutcomeGroup, outcomeResult } from '../outcome.ts';
 import {
   PERSON_BUDGET_KEYS,
   type PersonBudget,
@@ -143,6 +143,7 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
           description: result.querySelector('[data-description]')?.textContent ?? '',
+          excerpts: [...result.querySelectorAll('[data-field="extra_snippet"]')].map((li) => li.textContent ?? ''),
         })),
       })),
     };
@@ -158,7 +159,9 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
       // The page shows ids as text: the caller's string ids stay strings; numbers and auto ids are numbers.
       const id: RequestId = typeof items[i]?.id === 'string' ? g.id : Number(g.id);
       // Built here, key by key: a WebDriver answer does not keep the page's key order.
-      const results = g.results.map(({ url, title, description }) => ({ url, title, description }));
+      const results = g.results.map(({ url, title, description, excerpts }) =>
+        outcomeResult({ url, title, description, ...(excerpts.length > 0 ? { extra_snippets: excerpts } : {}) }),
+      );
       return {
         id,
         results,
@@ -193,6 +196,9 @@ interface ShownField {
 export async function readView(page: BrowserPage): Promise<PersonView> {
   const { fields, hidden, isError, links, groupCount } = await page.evaluate(() => {
     const area = document.querySelector('#results');
+    // A person opens each result's excerpts to read them.
+    for (const disclosure of area?.querySelectorAll<HTMLDetailsElement>('details[data-excerpts]') ?? [])
+      disclosure.open = true;
     const groupsOf = [...document.querySelectorAll('[data-group-id]')];
     const issuesOf = [...document.querySelectorAll('[data-issue]')];
     const shown: ShownField[] = [];
@@ -283,6 +289,8 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
             const value = field(name);
             if (value !== undefined) result[name] = value;
           }
+          const excerpts = at('extra_snippet', (f) => f.group === g && f.result === r).map((f) => f.text);
+          if (excerpts.length > 0) result.extra_snippets = excerpts;
           // Said only when it is not family friendly; any other text there reads as a difference.
           const familyFriendly = field('family_friendly');
           if (familyFriendly !== undefined) result.family_friendly = familyFriendly as 'not family friendly';

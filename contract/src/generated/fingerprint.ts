@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = 'f2202287df89a71679f91869e3ddd9cb2024aa47b19a53549c0ab475d5f1e354';
+export const CONTRACT_FINGERPRINT = '42c935e1c8d35e9331759ceda972a8c25bca5f3a8d88011565f7fd6b1d09cc19';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;

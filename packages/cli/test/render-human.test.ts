@@ -53,4 +53,33 @@ describe('renderHuman: results as a search engine shows them', () => {
     expect(text.split(link)).toHaveLength(3);
     expect(text).not.toContain('      https://');
   });
+
+  it('indents page excerpts under the description, each on its own, wrapped under itself, and counts fitted ones', () => {
+    const withExcerpts = structuredClone(response);
+    const first = withExcerpts.results[0]?.results[0];
+    if (first) first.extra_snippets = ['One excerpt of the page.', `A longer excerpt ${'word '.repeat(12).trim()}.`];
+    if (withExcerpts.budget === undefined)
+      withExcerpts.budget = {
+        calls_used: 1,
+        max_sources: 100,
+        sources_admitted: 2,
+        sources_cut: 0,
+        notes_fitted_out: 0,
+        suggestions_fitted_out: 0,
+        extra_snippets_fitted_out: 4,
+        results_fitted_out: 0,
+      };
+    const text = renderHuman(withExcerpts, { width: 50, color: false, queries: ['fetch'] });
+    expect(text).toContain(
+      [
+        '      The Fetch API provides an interface for',
+        '      fetching resources.',
+        '        › One excerpt of the page.',
+        '        › A longer excerpt word word word word',
+        '          word word word word word word word word.',
+        '      2 days ago · en · not family friendly',
+      ].join('\n'),
+    );
+    expect(text).toContain('Removed to fit the response size: 4 excerpts.');
+  });
 });

@@ -1,4 +1,5 @@
-import { MAX_NOTE_LENGTH, MAX_TITLE_LENGTH } from '@openmates/contract';
+import { MAX_EXTRA_SNIPPET_LENGTH, MAX_EXTRA_SNIPPETS, MAX_NOTE_LENGTH, MAX_TITLE_LENGTH } from '@openmates/contract';
+import { EXCERPT_FIXTURE_CLEANED, excerptResults } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
 import { buildResults, mergeSuggestions } from './build-results.ts';
 import { createRedactor } from './hygiene/index.ts';
@@ -30,6 +31,71 @@ describe('buildResults notes', () => {
     expect([...(a?.note ?? '')].length).toBeLessThanOrEqual(MAX_NOTE_LENGTH);
     expect(b && 'note' in b).toBe(false);
     expect(c && 'note' in c).toBe(false);
+  });
+});
+
+describe('buildResults page excerpts', () => {
+  // A candidate's excerpts as a provider states them; RawCandidate does not declare the field yet.
+  const withSnippets = (extra_snippets: unknown, format: 'html' | 'text' = 'html'): RawCandidate =>
+    ({
+      format,
+      url: 'https://example.org/a',
+      title: 'A',
+      description: 'The <b>description</b>.',
+      extra_snippets,
+    }) as RawCandidate;
+
+  it('cleans excerpts as descriptions are: markup, scripts, invisible and bidi characters go', () => {
+    const raw = [
+      'One <strong>bold</strong> &amp; more<script>alert(1)</script>',
+      'Zero\u200Bwidth and \u202Ebidi\u202C text',
+      '   ',
+      '<p></p>',
+      'the DESCRIPTION.',
+      'Two',
+      'two',
+      42,
+      `${SECRET} leaked`,
+    ];
+    const [result] = buildResults([withSnippets(raw)], { filterTabloids: false, redact, extraSnippets: true }).results;
+    expect(result?.description).toBe('The description.');
+    expect(result?.extra_snippets).toEqual(['One bold & more', 'Zerowidth and bidi text', 'Two', expect.any(String)]);
+    expect(result?.extra_snippets?.[3]).not.toContain(SECRET);
+    expect(result?.extra_snippets?.[3]).toMatch(/leaked$/);
+  });
+
+  it('turns the Brave fixture’s hostile excerpts into the five clean ones it names', () => {
+    const [first] = excerptResults('excerpts markup', 1, 0, true);
+    const [result] = buildResults([{ format: 'html', ...first }], {
+      filterTabloids: false,
+      redact,
+      extraSnippets: true,
+    }).results;
+    expect(result?.extra_snippets).toEqual([...EXCERPT_FIXTURE_CLEANED]);
+  });
+
+  it('keeps at most five, each at most 300 code points, and a text format as written', () => {
+    const long = Array.from({ length: 8 }, (_, i) => `${i} <div> ${'é'.repeat(2 * MAX_EXTRA_SNIPPET_LENGTH)}`);
+    const [result] = buildResults([withSnippets(long, 'text')], {
+      filterTabloids: false,
+      redact,
+      extraSnippets: true,
+    }).results;
+    expect(result?.extra_snippets).toHaveLength(MAX_EXTRA_SNIPPETS);
+    for (const [i, text] of (result?.extra_snippets ?? []).entries()) {
+      expect(text.startsWith(`${i} <div> é`)).toBe(true);
+      expect([...text].length).toBeLessThanOrEqual(MAX_EXTRA_SNIPPET_LENGTH);
+    }
+  });
+
+  it('omits the field when nothing is left, when it is no list, and when the item did not ask', () => {
+    const build = (raw: unknown, extraSnippets?: boolean) =>
+      buildResults([withSnippets(raw)], { filterTabloids: false, redact, ...(extraSnippets ? { extraSnippets } : {}) })
+        .results[0];
+    for (const raw of [[], ['', ' \u200B '], ['<script>x()</script>'], 'one string', { 0: 'x' }, undefined])
+      expect(build(raw, true)).not.toHaveProperty('extra_snippets');
+    expect(build(['Kept'], true)?.extra_snippets).toEqual(['Kept']);
+    expect(build(['Kept'])).not.toHaveProperty('extra_snippets');
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   cleanText,
   MAX_DESCRIPTION_LENGTH,
+  MAX_EXTRA_SNIPPET_LENGTH,
   MAX_NOTE_LENGTH,
   MAX_RESULTS_PER_GROUP,
   MAX_SUGGESTION_LENGTH,
@@ -15,6 +16,7 @@ import {
   metaUrlOf,
   providerText,
   sanitizeDescription,
+  sanitizeExtraSnippets,
   sanitizePassthrough,
   sanitizeTitle,
   truncate,
@@ -41,10 +43,18 @@ export interface BuildStats {
  * `note` too: HTML is parsed, plain text is only cleaned), redaction, and the
  * hard ceiling of 20, or `limit` when lower (the item's `count`: admission considers no result past
  * it, so building more would be thrown away). The caller bounds to the source budget afterwards.
+ * A candidate's page excerpts become the result's `extra_snippets` only with `extraSnippets` (the
+ * item asked for them; default false): otherwise they are never read.
  */
 export function buildResults(
   candidates: readonly RawCandidate[],
-  options: { filterTabloids: boolean; redact: (text: string) => string; limit?: number; scope?: ResultScope },
+  options: {
+    filterTabloids: boolean;
+    redact: (text: string) => string;
+    limit?: number;
+    scope?: ResultScope;
+    extraSnippets?: boolean;
+  },
 ): { results: WebSearchResult[]; stats: BuildStats } {
   const { redact, scope } = options;
   const stats: BuildStats = {
@@ -91,9 +101,31 @@ export function buildResults(
       // Model synthesis, kept apart from the page's own description; output fitting drops it first.
       const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
       if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
+      if (options.extraSnippets === true) {
+        const snippets = extraSnippetsOf(candidate, result.description, format, redact);
+        if (snippets !== undefined) result.extra_snippets = snippets;
+      }
       return result;
     });
   return { results, stats };
+}
+
+/**
+ * A candidate's page excerpts as the result's `extra_snippets` (see `sanitizeExtraSnippets`),
+ * redacted; one that redaction leaves repeating the description or an earlier one is dropped too.
+ */
+function extraSnippetsOf(
+  candidate: RawCandidate,
+  description: string,
+  format: 'html' | 'text',
+  redact: (text: string) => string,
+): string[] | undefined {
+  // Read apart from the declared fields until RawCandidate names it.
+  const raw = (candidate as { extra_snippets?: unknown }).extra_snippets;
+  const cleaned = sanitizeExtraSnippets(raw, description, format);
+  if (cleaned === undefined) return undefined;
+  const redacted = cleaned.map((text) => truncate(redact(text), MAX_EXTRA_SNIPPET_LENGTH));
+  return sanitizeExtraSnippets(redacted, description, 'text');
 }
 
 /**

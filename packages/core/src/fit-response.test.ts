@@ -77,6 +77,47 @@ describe('fitResponse', () => {
     expect(response.results[1]?.results[1]?.note).toBe('fifth note');
   });
 
+  it('removes page excerpts after notes and suggestions, before any result, and counts the excerpts', () => {
+    const response = sample();
+    const first = response.results[0]?.results ?? [];
+    const second = response.results[1]?.results ?? [];
+    response.results = [
+      { id: 'a', results: [{ ...first[0], extra_snippets: ['a1', 'a2'] } as WebSearchResult, ...first.slice(1)] },
+      {
+        id: 'b',
+        results: [second[0], { ...second[1], extra_snippets: ['b1', 'b2', 'b3'] }, second[2]] as WebSearchResult[],
+      },
+    ];
+    // Notes and suggestions all gone, nothing else: the excerpts are untouched.
+    const { suggestions_follow_up_requests: _, ...rest } = response;
+    const stripped: WebSearchResponse = {
+      ...rest,
+      results: response.results.map((g) => ({ ...g, results: g.results.map(({ note: _, ...r }) => r) })),
+      budget: { ...zeroBudget, notes_fitted_out: 3, suggestions_fitted_out: 2 },
+    };
+    const noNotes = fitResponse(response, size(stripped));
+    expect(noNotes).toEqual(stripped);
+    expect(noNotes.budget?.notes_fitted_out).toBe(3);
+    expect(noNotes.budget?.suggestions_fitted_out).toBe(2);
+    expect(noNotes.budget).not.toHaveProperty('extra_snippets_fitted_out');
+    // One more removal: the last group's excerpts go first, three strings counted.
+    const oneResult = fitResponse(response, size(noNotes) - 1);
+    expect(oneResult.results[1]?.results[1]).not.toHaveProperty('extra_snippets');
+    expect(oneResult.results[0]?.results[0]?.extra_snippets).toEqual(['a1', 'a2']);
+    expect(oneResult.budget?.extra_snippets_fitted_out).toBe(3);
+    expect(oneResult.budget?.results_fitted_out).toBe(0);
+    // Then the first group's; only then a result.
+    const noExcerpts: WebSearchResponse = {
+      ...stripped,
+      results: stripped.results.map((g) => ({ ...g, results: g.results.map(({ extra_snippets: _, ...r }) => r) })),
+      budget: { ...zeroBudget, notes_fitted_out: 3, suggestions_fitted_out: 2, extra_snippets_fitted_out: 5 },
+    };
+    expect(fitResponse(response, size(noExcerpts))).toEqual(noExcerpts);
+    const oneCut = fitResponse(response, size(noExcerpts) - 1);
+    expect(oneCut.budget).toMatchObject({ extra_snippets_fitted_out: 5, results_fitted_out: 1 });
+    expect(oneCut.results[1]?.results).toHaveLength(2);
+  });
+
   it('then drops suggestions from the end, then results from the end of the last groups', () => {
     const response = sample();
     const noNotes = fitResponse(response, size(response) - 60);
@@ -184,14 +225,16 @@ describe('fitResponse properties', () => {
         description: text(0, 200),
         note: text(1, 200),
         age: fc.constantFrom('2 days ago', '2024-01-01'),
+        extra_snippets: fc.array(text(1, 80), { minLength: 1, maxLength: 5 }),
       },
       { requiredKeys: ['title', 'path', 'description'] },
     )
     .map(({ path, ...rest }) => ({ url: `https://example.org/${path}`, ...rest }))
-    .map(({ url, title, description, note, age }) => {
+    .map(({ url, title, description, note, age, extra_snippets }) => {
       const r: WebSearchResult = { title, url, description };
       if (age !== undefined) r.age = age;
       if (note !== undefined) r.note = note;
+      if (extra_snippets !== undefined) r.extra_snippets = extra_snippets;
       return r;
     });
   const groupArb = (id: string | number): fc.Arbitrary<ResultGroup> =>
@@ -314,7 +357,7 @@ describe('fitResponse properties', () => {
     );
   });
 
-  it('never drops a group, its id or its error, and cuts in order: notes, suggestions, results from the end', () => {
+  it('never drops a group, its id or its error, and cuts in order: notes, suggestions, excerpts, results from the end', () => {
     // Each way fitting can end is exercised, so the property is not vacuous.
     const seen = { refused: 0, untouched: 0, notesOrSuggestions: 0, results: 0 };
     fc.assert(
@@ -343,8 +386,29 @@ describe('fitResponse properties', () => {
         const notesAfter = fitted.results.flatMap((g) => g.results).filter((r) => r.note).length;
         const suggestionsCut =
           (response.suggestions_follow_up_requests?.length ?? 0) - (fitted.suggestions_follow_up_requests?.length ?? 0);
+        const excerpts = (r: WebSearchResponse) =>
+          r.results.flatMap((g) => g.results).reduce((n, result) => n + (result.extra_snippets?.length ?? 0), 0);
+        const excerptsCut = excerpts(response) - excerpts(fitted);
         if (suggestionsCut > 0 || resultsCut > 0) expect(notesAfter).toBe(0);
-        if (resultsCut > 0) expect(fitted.suggestions_follow_up_requests).toBeUndefined();
+        if (excerptsCut > 0) {
+          expect(notesAfter).toBe(0);
+          expect(fitted.suggestions_follow_up_requests).toBeUndefined();
+        }
+        if (resultsCut > 0) {
+          expect(fitted.suggestions_follow_up_requests).toBeUndefined();
+          expect(excerpts(fitted)).toBe(0);
+        }
+        // Excerpts go a result at a time: a kept result has all of its own or none.
+        fitted.results.forEach((group, i) => {
+          group.results.forEach((kept, r) => {
+            const snippets = kept.extra_snippets;
+            if (snippets !== undefined) expect(snippets).toEqual(response.results[i]?.results[r]?.extra_snippets);
+          });
+        });
+        if (fitted.budget && fitted !== response)
+          expect(fitted.budget.extra_snippets_fitted_out).toBe(
+            resultsCut > 0 ? excerpts(response) || undefined : excerptsCut || undefined,
+          );
         if (fitted.budget)
           expect(fitted.budget).toMatchObject({
             results_fitted_out: resultsCut,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResultGroup } from '@openmates/contract';
+import type { NormalizedRequestItem, ResultGroup } from '@openmates/contract';
 import {
   type BraveFixture,
   lineCollector,
@@ -19,7 +19,7 @@ import { EngineError } from './engine-error.ts';
 import { createLogger } from './logger.ts';
 import { openIndex } from './providers/local/local-index.ts';
 import { createConfiguredProvider } from './providers/registry.ts';
-import { publishedAt, scopeMiss } from './scope-filter.ts';
+import { publishedAt, scopeMiss, scopeOf } from './scope-filter.ts';
 
 /** The wall time every engine here runs at: 2026-03-20, 10:00 UTC. */
 const WALL = Date.parse('2026-03-20T10:00:00Z');
@@ -86,6 +86,48 @@ describe('publishedAt and scopeMiss', () => {
     expect(scopeMiss({ window, keepUndated: false }, 'x.example', undefined)).toBe('date');
     expect(scopeMiss({ window, keepUndated: true }, 'x.example', '2025-01-02')).toBe('date');
     expect(scopeMiss({ window, keepUndated: true }, 'x.example', '2025-01-01T23:59:59Z')).toBeUndefined();
+  });
+});
+
+describe('freshness: a date up to 24 hours ahead of the server clock counts as now', () => {
+  // Late in the UTC day, so three hours ahead is already tomorrow's date.
+  const now = Date.parse('2026-03-20T22:00:00Z');
+  const hours = (n: number) => new Date(now + n * 3_600_000).toISOString();
+  const kept = (freshness: string, published: string) => {
+    const item = {
+      id: 1,
+      query: 'q',
+      count: 10,
+      country: 'US',
+      safesearch: 'moderate',
+      filter_tabloids: true,
+      freshness,
+    };
+    const scope = scopeOf(item as NormalizedRequestItem, now, false);
+    return scope !== undefined && scopeMiss(scope, 'example.org', published) === undefined;
+  };
+
+  it('keeps now + 3 h and now − 1 h under day, and excludes now + 25 h', () => {
+    expect(kept('day', hours(3))).toBe(true);
+    expect(kept('day', hours(-1))).toBe(true);
+    expect(kept('day', hours(24))).toBe(true);
+    expect(kept('day', hours(25))).toBe(false);
+    expect(kept('day', hours(-25))).toBe(false);
+  });
+
+  it('keeps now + 3 h under every period', () => {
+    for (const period of ['week', 'month', 'year']) expect(kept(period, hours(3))).toBe(true);
+  });
+
+  it('keeps now + 3 h under a range left open at its end and under one ending today', () => {
+    expect(kept('2026-01-01..', hours(3))).toBe(true);
+    expect(kept('2026-03-01..2026-03-20', hours(3))).toBe(true);
+    expect(kept('2026-01-01..', hours(25))).toBe(false);
+  });
+
+  it('excludes it under a range that ended before today', () => {
+    expect(kept('2026-03-01..2026-03-19', hours(3))).toBe(false);
+    expect(kept('2026-03-01..2026-03-19', '2026-03-19T23:59:59Z')).toBe(true);
   });
 });
 

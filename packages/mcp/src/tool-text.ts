@@ -31,6 +31,8 @@ function groupText(group: ResultGroup, defuse: Boundary['defuse']): string[] {
   group.results.forEach((result, index) => {
     lines.push(`${index + 1}. ${defuse(result.title)}`, `   ${defuse(result.url)}`);
     if (result.description) lines.push(`   ${defuse(result.description)}`);
+    // Page excerpts are page text like the description: inside the boundary, each on its own line.
+    for (const excerpt of result.extra_snippets ?? []) lines.push(`   > ${defuse(excerpt)}`);
   });
   return lines;
 }

@@ -1,6 +1,6 @@
 import type { ResultGroup, WebSearchResult } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { aboutCard, groupCard, refusalCard, resultCard } from './cards.ts';
+import { aboutCard, excerptsSummary, groupCard, refusalCard, resultCard } from './cards.ts';
 
 const result = (extra: Partial<WebSearchResult> = {}): WebSearchResult => ({
   title: 'Fetch API',
@@ -24,11 +24,11 @@ describe('the display rules', () => {
     expect(card.badge.letter).toBe('D');
   });
 
-  it('shows extra snippets only when the result carries a list of strings', () => {
+  it('shows the page excerpts the result carries, and none when it carries none', () => {
     expect(resultCard(result()).extraSnippets).toEqual([]);
-    const withSnippets = { ...result(), extra_snippets: ['One more line.', 7, '', 'Another.'] } as WebSearchResult;
+    const withSnippets: WebSearchResult = { ...result(), extra_snippets: ['One more line.', 'Another.'] };
     expect(resultCard(withSnippets).extraSnippets).toEqual(['One more line.', 'Another.']);
-    expect(resultCard({ ...result(), extra_snippets: 'not a list' } as WebSearchResult).extraSnippets).toEqual([]);
+    expect(excerptsSummary(1)).toBe('1 excerpt from the page');
   });
 
   it('says why a group is empty, and counts what was cut', () => {

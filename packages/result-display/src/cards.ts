@@ -43,15 +43,16 @@ export interface ResultCard {
 export const META_SEPARATOR = ' · ';
 /** The label before a result's note. */
 export const NOTE_LABEL = 'Note from the provider’s model:';
-/** The summary of the disclosure that holds a result's extra snippets. */
-export const EXTRA_SNIPPETS_LABEL = 'More from this page';
+/** The summary of the disclosure that holds a result's `count` page excerpts (`extra_snippets`). */
+export function excerptsSummary(count: number): string {
+  return `${count} ${count === 1 ? 'excerpt' : 'excerpts'} from the page`;
+}
 /** The heading of a failed group's error. */
 export const GROUP_FAILED = 'This search failed';
 
-/** Reads `extra_snippets` when the result carries it: a list of strings, else none. */
+/** The result's page excerpts (`extra_snippets`), none when it carries none. */
 function extraSnippetsOf(result: WebSearchResult): string[] {
-  const value = (result as { extra_snippets?: unknown }).extra_snippets;
-  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+  return result.extra_snippets ?? [];
 }
 
 /** The card of one result. */
@@ -138,6 +139,12 @@ export function fittedParts(budget: SearchBudget): { field: string; count: numbe
   const parts = [
     { field: 'notes_fitted_out', count: budget.notes_fitted_out, one: 'note', many: 'notes' },
     { field: 'suggestions_fitted_out', count: budget.suggestions_fitted_out, one: 'suggestion', many: 'suggestions' },
+    {
+      field: 'extra_snippets_fitted_out',
+      count: budget.extra_snippets_fitted_out ?? 0,
+      one: 'excerpt',
+      many: 'excerpts',
+    },
     { field: 'results_fitted_out', count: budget.results_fitted_out, one: 'result', many: 'results' },
   ];
   return parts

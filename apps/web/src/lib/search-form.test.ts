@@ -38,6 +38,7 @@ describe('search form', () => {
       ['freshness', 'freshness', true],
       ['include_domains', 'include', true],
       ['exclude_domains', 'exclude', true],
+      ['extra_snippets', 'excerpts', true],
     ]);
     expect(blankRow('a')).toEqual({
       query: 'a',
@@ -51,7 +52,16 @@ describe('search form', () => {
       freshness: '',
       include_domains: '',
       exclude_domains: '',
+      extra_snippets: '',
     });
+  });
+
+  it('sends extra_snippets from its toggle (excerpts=on) as true, and nothing without it', () => {
+    expect(intentOf('q=a&excerpts=on')).toEqual({
+      kind: 'search',
+      request: { requests: [{ query: 'a', extra_snippets: true }] },
+    });
+    expect(intentOf('q=a')).toEqual({ kind: 'search', request: { requests: [{ query: 'a' }] } });
   });
 
   it('maps every field of the GET form to the request, an option given once applied to each query', () => {

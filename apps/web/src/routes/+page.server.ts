@@ -72,6 +72,8 @@ export const load: PageServerLoad = async (event) => {
       provider:
         (skill ? (skill.providers ?? [skill.provider]).map((p) => p.name).join(', then ') : undefined) ??
         (outcome?.kind === 'results' ? outcome.response.provider : undefined),
+      // The local index's demo pages quote MDN Web Docs, whose licence asks for attribution.
+      mdnText: (skill?.providers ?? (skill ? [skill.provider] : [])).some((p) => p.id === 'local'),
       fingerprint: CONTRACT_FINGERPRINT,
       serverFingerprint: skill?.fingerprint,
       // Handed to the page, which must not bundle the contract's route table (zod) to learn it.

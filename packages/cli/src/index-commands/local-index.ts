@@ -117,7 +117,13 @@ export async function indexStats(
           `size:      ${(stats.bytes / 1024 / 1024).toFixed(1)} MiB`,
           `sources:   ${list(stats.sources)}`,
           `languages: ${list(stats.languages)}`,
-          ...(stats.demoCorpus ? [`demo:      ${stats.demoCorpus}`] : []),
+          ...(stats.demoCorpus
+            ? [
+                `demo:      ${stats.demoCorpus}`,
+                // The demo pages quote MDN, whose licence asks for attribution where the text is shown.
+                '           MDN pages: text by Mozilla contributors (developer.mozilla.org), CC-BY-SA 2.5',
+              ]
+            : []),
           '',
         ].join('\n'),
       );

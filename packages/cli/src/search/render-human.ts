@@ -56,7 +56,7 @@ export function metaLine(result: Pick<WebSearchResult, 'age' | 'language' | 'fam
 
 /**
  * A result as a search engine shows it: the title, the display URL (host › path), the description
- * and one muted line of age and language. With colour (a terminal), the title and display URL are
+ * with the page excerpts indented under it, and one muted line of age and language. With colour (a terminal), the title and display URL are
  * hyperlinks to the result; without (a pipe, a file, `NO_COLOR`), the full URL follows the display
  * URL on a line of its own, since plain text carries no link.
  */
@@ -73,6 +73,11 @@ function renderResult(result: WebSearchResult, index: number, options: RenderOpt
   lines.push(`${INDENT}${style('green', link(cleanText(displayUrl(result.url))))}`);
   if (!options.color) lines.push(`${INDENT}${url}`);
   if (result.description !== '') lines.push(wrapIndented(cleanText(result.description), options.width, INDENT));
+  // Page excerpts, indented under the description, each marked so a wrapped one reads as one.
+  for (const excerpt of result.extra_snippets ?? []) {
+    const wrapped = wrapIndented(cleanText(excerpt), options.width, `${INDENT}    `).split('\n');
+    lines.push(`${INDENT}  › ${(wrapped[0] ?? '').trimStart()}`, ...wrapped.slice(1));
+  }
   if (result.note !== undefined)
     lines.push(wrapIndented(`Note from the provider’s model: ${cleanText(result.note)}`, options.width, INDENT));
   const meta = metaLine(result);
@@ -116,6 +121,7 @@ function budgetLines(budget: SearchBudget): string[] {
   const fitted = [
     [budget.notes_fitted_out, 'note', 'notes'],
     [budget.suggestions_fitted_out, 'suggestion', 'suggestions'],
+    [budget.extra_snippets_fitted_out ?? 0, 'excerpt', 'excerpts'],
     [budget.results_fitted_out, 'result', 'results'],
   ] as const;
   const parts = fitted.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${plural(n, one, many)}`);

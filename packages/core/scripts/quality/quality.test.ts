@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CORPUS_DIGEST } from '../../src/providers/local/demo-corpus-digest.ts';
+import { PAGE_TEXT, PAGE_TEXT_SOURCES } from '../../src/providers/local/generated/page-text.js';
 import {
   createLocalProvider,
   DEMO_META_KEY,
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const index = openIndex(indexPath);
   try {
     index.addDocuments(docs, undefined, { source: DEMO_SOURCE });
-    index.setMeta(DEMO_META_KEY, demoCorpusVersion());
+    index.setMeta(DEMO_META_KEY, await demoCorpusVersion());
   } finally {
     index.close();
   }
@@ -44,6 +45,51 @@ afterAll(async () => {
 describe('the demo corpus', () => {
   it('is the version its digest names (run `node packages/core/scripts/demo-corpus-digest.ts --write` after changing it)', () => {
     expect(digestOf(docs)).toBe(DEMO_CORPUS_DIGEST);
+  });
+});
+
+describe('each offline page its own text', () => {
+  const MDN = 'https://developer.mozilla.org/docs/';
+  const ownText = (url: string) => (url.startsWith(MDN) ? PAGE_TEXT[url.slice(MDN.length).toLowerCase()] : undefined);
+
+  it.each(['css grid', 'dialog element', 'fetch abort'])(
+    '%s: the first three results have three different descriptions, each the page’s own',
+    async (query) => {
+      const results = await searchAsCaller(provider, query, 3);
+      expect(results).toHaveLength(3);
+      expect(new Set(results.map((result) => result.description)).size).toBe(3);
+      // A web feature's sentence belongs to its own page, never to the pages the feature covers.
+      const features = docs.filter((doc) => doc.url.startsWith('https://webstatus.dev/'));
+      for (const result of results) {
+        const summary = ownText(result.url)?.[0];
+        if (summary !== undefined) expect(result.description).toContain(summary);
+        else if (result.url.startsWith('https://webstatus.dev/'))
+          expect(result.description).toBe(features.find((doc) => doc.url === result.url)?.description);
+        else {
+          expect(result.description).toContain(result.title);
+          for (const feature of features)
+            if (feature.description) expect(result.description).not.toContain(feature.description);
+        }
+      }
+    },
+  );
+
+  it('indexes more of a page than its description: its own summary and the first of its parts', () => {
+    const page = docs.find((doc) => doc.url === `${MDN}Web/CSS/Reference/Properties/grid-area`);
+    const [summary, first] = ownText(page?.url ?? '') ?? [];
+    expect(summary).toMatch(/grid item/);
+    expect(page?.description).toBe(summary);
+    expect(page?.body).toContain(summary);
+    expect(first).toMatch(/^grid-area: auto — /);
+    expect(page?.body).toContain(first);
+    const controller = docs.find((doc) => doc.url === `${MDN}Web/API/AbortController`);
+    expect(controller?.body).toMatch(/AbortController\.signal — The signal read-only property/);
+  });
+
+  it('names the packages and versions the page text came from in the corpus version', async () => {
+    expect(Object.keys(PAGE_TEXT_SOURCES)).toEqual(['@vscode/web-custom-data', '@types/web']);
+    const version = await demoCorpusVersion();
+    for (const [name, at] of Object.entries(PAGE_TEXT_SOURCES)) expect(version).toContain(`+${name}@${at}+`);
   });
 });
 

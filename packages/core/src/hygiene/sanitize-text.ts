@@ -1,4 +1,10 @@
-import { MAX_DESCRIPTION_LENGTH, MAX_PASSTHROUGH_LENGTH, MAX_TITLE_LENGTH } from '@openmates/contract';
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_EXTRA_SNIPPET_LENGTH,
+  MAX_EXTRA_SNIPPETS,
+  MAX_PASSTHROUGH_LENGTH,
+  MAX_TITLE_LENGTH,
+} from '@openmates/contract';
 import type { TextFormat } from '../provider.ts';
 import { providerText } from './html-to-text.ts';
 import { truncate } from './truncate.ts';
@@ -29,4 +35,31 @@ export function sanitizePassthrough(raw: unknown, format: TextFormat = 'html'): 
   if (typeof raw !== 'string') return undefined;
   const text = providerText(raw, format, MAX_PASSTHROUGH_LENGTH);
   return text === '' ? undefined : text;
+}
+
+/**
+ * A result's page excerpts: each string of `raw` as provider text in `format` (default `html`)
+ * bounded by MAX_EXTRA_SNIPPET_LENGTH, in order, leaving out what cleans to nothing, what repeats
+ * `description` (the result's own, already cleaned) and what repeats an earlier excerpt (both
+ * compared case-insensitively), at most MAX_EXTRA_SNIPPETS. `undefined` for a non-array or when
+ * none is left, so the field is omitted rather than empty.
+ */
+export function sanitizeExtraSnippets(
+  raw: unknown,
+  description: string,
+  format: TextFormat = 'html',
+): string[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const seen = new Set([description.toLowerCase()]);
+  const kept: string[] = [];
+  for (const entry of raw) {
+    if (typeof entry !== 'string') continue;
+    const text = providerText(entry, format, MAX_EXTRA_SNIPPET_LENGTH);
+    const key = text.toLowerCase();
+    if (text === '' || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(text);
+    if (kept.length === MAX_EXTRA_SNIPPETS) break;
+  }
+  return kept.length > 0 ? kept : undefined;
 }

@@ -14,7 +14,7 @@ import {
 } from '@openmates/contract';
 import {
   aboutCard,
-  EXTRA_SNIPPETS_LABEL,
+  excerptsSummary,
   GROUP_FAILED,
   type GroupCard,
   groupCard,
@@ -62,16 +62,16 @@ function resultItem(result: ResultCard): HTMLElement {
       ),
       h('p', { class: 'url' }, field('display_url', result.displayUrl, 'cite')),
       h('p', { class: 'description', 'data-description': '', 'data-field': 'description' }, result.description),
-      result.note &&
-        h('p', { class: 'note' }, h('span', { class: 'label' }, NOTE_LABEL), ' ', field('note', result.note)),
-      meta.length > 0 && h('p', { class: 'meta' }, ...meta),
       result.extraSnippets.length > 0 &&
         h(
           'details',
-          { class: 'extra' },
-          h('summary', {}, EXTRA_SNIPPETS_LABEL),
-          h('ul', {}, ...result.extraSnippets.map((snippet) => h('li', { 'data-extra-snippet': '' }, snippet))),
+          { class: 'excerpts', 'data-excerpts': '' },
+          h('summary', {}, excerptsSummary(result.extraSnippets.length)),
+          h('ul', {}, ...result.extraSnippets.map((snippet) => field('extra_snippet', snippet, 'li'))),
         ),
+      result.note &&
+        h('p', { class: 'note' }, h('span', { class: 'label' }, NOTE_LABEL), ' ', field('note', result.note)),
+      meta.length > 0 && h('p', { class: 'meta' }, ...meta),
     ),
   );
 }

@@ -86,4 +86,20 @@ describe('a result as the page shows it', () => {
       'Fetching resources. en · not family friendly',
     );
   });
+
+  it('shows page excerpts in a closed disclosure under the description, and none without them', () => {
+    const group: Group = { id: 1, results: [{ ...result, extra_snippets: ['First <b>excerpt</b>.', 'Second.'] }] };
+    const { body } = render(ResultGroup, { props: { group, query: 'fetch', index: 0 } });
+    const disclosure = /<details class="excerpts[^"]*" data-excerpts="">([\s\S]*?)<\/details>/.exec(body)?.[1] ?? '';
+    expect(disclosure).toMatch(/<summary[^>]*>2 excerpts from the page<\/summary>/);
+    // Text, never markup: the excerpt's angle brackets are escaped.
+    expect(disclosure).toContain('First &lt;b>excerpt&lt;/b>.');
+    expect(disclosure.match(/data-field="extra_snippet"/g)).toHaveLength(2);
+    expect(textOf(group)).toContain(
+      'Fetching resources. 2 excerpts from the page First &lt;b>excerpt&lt;/b>. Second. 2 days ago',
+    );
+    expect(
+      render(ResultGroup, { props: { group: { id: 1, results: [result] }, query: 'fetch', index: 0 } }).body,
+    ).not.toContain('data-excerpts');
+  });
 });

@@ -5,13 +5,16 @@ import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
 import { DEMO_META_KEY } from './index-stats.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
+import { pageText, pageTextOf } from './page-text.ts';
 
 export { DEMO_META_KEY };
 
 /**
  * The demo corpus: MDN reference pages described by `@mdn/browser-compat-data` (BCD) and the web
  * platform features of `web-features`, built at run time from the pinned packages in node_modules so
- * that a fresh install answers real queries offline. No third-party text is committed.
+ * that a fresh install answers real queries offline. Each MDN page that has one gets its own summary
+ * and text from the page text the core package's build extracts (`generated/page-text.js`, MDN's
+ * text under CC-BY-SA 2.5: see scripts/build-page-text.ts). No third-party text is committed.
  */
 
 /** `source` tag of demo documents; a rebuild replaces these and nothing else. */
@@ -46,14 +49,18 @@ function dataPaths(): { bcd: string; features: string } {
 }
 
 /**
- * The version string of the demo corpus, e.g. `bcd@8.1.9+web-features@3.40.0+3f2a9c41d0be`: the data
- * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`, which a test keeps
- * current). A demo index of another version is rebuilt on its next open, so a change to the recipe
- * reaches existing users without them deleting their index.
+ * The version string of the demo corpus, e.g.
+ * `bcd@8.1.9+web-features@3.40.0+@vscode/web-custom-data@0.6.3+@types/web@0.0.359+3f2a9c41d0be`:
+ * the data packages, those the page text came from, and the digest of the documents built from them
+ * (`DEMO_CORPUS_DIGEST`, which a test keeps current). A demo index of another version is rebuilt on
+ * its next open, so a change to the recipe or an upgrade reaches existing users without them
+ * deleting their index.
  */
-export function demoCorpusVersion(): string {
+export async function demoCorpusVersion(): Promise<string> {
   const paths = dataPaths();
-  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+${DEMO_CORPUS_DIGEST}`;
+  const { sources } = await pageText();
+  const text = Object.entries(sources).map(([name, version]) => `+${name}@${version}`);
+  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}${text.join('')}+${DEMO_CORPUS_DIGEST}`;
 }
 
 /** Readable category of a BCD key prefix, longest prefix first. */
@@ -198,24 +205,51 @@ function readableKey(key: string): string {
 }
 
 /**
- * A page's own description. A web feature's description is about the feature, and a feature covers
- * several pages (`color` covers the property and the `<color>` type), so every page's description
- * starts with its own title: two pages of one feature never read the same. The feature's
- * description follows when it speaks of the page; a page named in markup-like form that it does not
- * mention gets a sentence naming the page and its feature instead. BCD's own label serves a page
- * that belongs to no feature.
+ * True when a web feature's sentence names the page itself: its markup-like name (`<dialog>`), BCD's
+ * own label for it (`type="date"`) or its key's last part as a whole word (`grid`, not `grid-area`).
  */
-function pageDescription(primary: Entry, title: string, feature: WebFeature | undefined): string | undefined {
-  if (!feature?.name) return primary.description;
+function speaksOf(sentence: string, primary: Entry): boolean {
+  const names = [literalName(primary.key, primary.description), primary.description];
+  if (names.some((name) => name !== undefined && sentence.includes(name))) return true;
+  const leaf = (primary.key.split('.').at(-1) ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return leaf !== '' && new RegExp(`(^|[^\\w-])${leaf}($|[^\\w-])`, 'i').test(sentence);
+}
+
+/**
+ * A page's own description: its own summary from the page text, after its title when the summary
+ * does not name the page in its markup-like form (`<dialog> HTML element: The dialog element
+ * represents…`). A page without one takes the sentence of the web feature it belongs to only when
+ * that sentence speaks of the page (see `speaksOf`), after its title; otherwise the sentence is
+ * about the feature and would repeat on every page of it (`grid-area` read as `grid`), so the page
+ * gets a sentence naming itself and its feature. BCD's own label serves a page of no feature.
+ */
+function pageDescription(
+  primary: Entry,
+  title: string,
+  summary: string | undefined,
+  feature: WebFeature | undefined,
+): string | undefined {
   const literal = literalName(primary.key, primary.description);
-  if (feature.description !== undefined && (literal === undefined || feature.description.includes(literal)))
+  if (summary !== undefined)
+    return literal === undefined || summary.includes(literal) ? summary : `${title}: ${summary}`;
+  if (!feature?.name) return primary.description;
+  if (feature.description !== undefined && speaksOf(feature.description, primary))
     return `${title} on MDN Web Docs. ${feature.description}`;
   return `${title} on MDN Web Docs, part of the ${feature.name} web platform feature.`;
+}
+
+/** Gives the title first to every description that more than one document would share. */
+function ownDescriptions(docs: LocalDocument[]): void {
+  const uses = new Map<string, number>();
+  for (const { description } of docs) if (description) uses.set(description, (uses.get(description) ?? 0) + 1);
+  for (const doc of docs)
+    if (doc.description && (uses.get(doc.description) ?? 0) > 1) doc.description = `${doc.title}: ${doc.description}`;
 }
 
 /** Builds the demo documents from the installed data packages (about 13,000; takes about a second). */
 export async function demoDocuments(): Promise<LocalDocument[]> {
   const { htmlToText } = await import('./html-text.ts');
+  const { pages: texts } = await pageText();
   const paths = dataPaths();
   const bcd = JSON.parse(readFileSync(paths.bcd, 'utf8')) as Record<string, unknown>;
   const { features } = JSON.parse(readFileSync(paths.features, 'utf8')) as { features: Record<string, WebFeature> };
@@ -265,12 +299,22 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
     if (primary === undefined) continue;
     const title = bcdTitle(primary.key, primary.description, primary.isMethod);
     const feature = entries.map((entry) => featureOf(entry.key, byKey)).find((found) => found !== undefined);
-    const lines = [
-      `${labelFor(primary.key).label} reference on MDN Web Docs: ${entries.map((entry) => readableKey(entry.key)).join(', ')}.`,
-    ];
+    const [summary, ...parts] = pageTextOf(texts, url) ?? [];
+    const keys = entries.map((entry) => readableKey(entry.key)).join(', ');
+    const { label } = labelFor(primary.key);
+    // A page with its own summary reads as itself, the first of its parts' summaries after it. BM25
+    // in the index weighs a document's whole length, so every word added pushes a page below siblings
+    // without text of their own: with every part, `pnpm bench:quality` fell to 88.4 % at s@1 (ADR 0086).
+    const lines =
+      summary === undefined
+        ? [`${label} reference on MDN Web Docs: ${keys}.`]
+        : [`${keys}: ${summary}`, ...parts.slice(0, 1)];
     const own = members.get(primary.key);
     if (own !== undefined) lines.push(`Members: ${own.join(', ')}.`);
-    if (feature?.name) lines.push(`Part of ${feature.name}: ${feature.description ?? ''}`);
+    if (feature?.name)
+      lines.push(
+        summary === undefined ? `Part of ${feature.name}: ${feature.description ?? ''}` : `Part of ${feature.name}.`,
+      );
     const doc: LocalDocument = {
       url,
       title,
@@ -278,10 +322,11 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
       language: 'en',
       family_friendly: true,
     };
-    const description = pageDescription(primary, title, feature);
+    const description = pageDescription(primary, title, summary, feature);
     if (description) doc.description = description;
     docs.push(doc);
   }
+  ownDescriptions(docs);
   return docs;
 }
 
@@ -314,7 +359,7 @@ export async function ensureDemoCorpusIn(
   onProgress?: (progress: AddProgress) => void,
   options: { force?: boolean } = {},
 ): Promise<DemoCorpusResult> {
-  const version = demoCorpusVersion();
+  const version = await demoCorpusVersion();
   const wanted = () => options.force === true || wantsDemo(index, version);
   if (!wanted()) return { built: false, version, documents: index.count() };
   const docs = await demoDocuments();
