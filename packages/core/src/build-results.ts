@@ -120,9 +120,7 @@ function extraSnippetsOf(
   format: 'html' | 'text',
   redact: (text: string) => string,
 ): string[] | undefined {
-  // Read apart from the declared fields until RawCandidate names it.
-  const raw = (candidate as { extra_snippets?: unknown }).extra_snippets;
-  const cleaned = sanitizeExtraSnippets(raw, description, format);
+  const cleaned = sanitizeExtraSnippets(candidate.extra_snippets, description, format);
   if (cleaned === undefined) return undefined;
   const redacted = cleaned.map((text) => truncate(redact(text), MAX_EXTRA_SNIPPET_LENGTH));
   return sanitizeExtraSnippets(redacted, description, 'text');

@@ -42,6 +42,12 @@ export interface RawCandidate {
    * which only ever carries text taken from the page or the index.
    */
   note?: unknown;
+  /**
+   * Further excerpts of the page beyond `description` (Brave's `extra_snippets`, the local index's
+   * passages around the query's terms), written per `format`. Page text, never model synthesis; read
+   * only when the item asked for them.
+   */
+  extra_snippets?: unknown;
 }
 
 /** A provider's answer to one query. An empty `candidates` list means "answered, found nothing". */

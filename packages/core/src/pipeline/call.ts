@@ -123,6 +123,7 @@ async function answered(
   // Only the first `count` results can be admitted (the budget session's cap): no more are built.
   const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
     filterTabloids: item.filter_tabloids,
+    extraSnippets: item.extra_snippets === true,
     redact: run.redact,
     limit: item.count,
     ...(scope ? { scope } : {}),

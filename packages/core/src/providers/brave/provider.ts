@@ -96,6 +96,7 @@ function params(item: NormalizedRequestItem & { fetchCount: number }, page: Page
   out.set('safesearch', item.safesearch);
   out.set('text_decorations', 'false');
   out.set('result_filter', 'web');
+  if (item.extra_snippets === true) out.set('extra_snippets', 'true');
   return out;
 }
 
@@ -221,6 +222,8 @@ function toCandidate(result: Record<string, unknown>): RawCandidate {
     language: result.language,
     family_friendly: result.family_friendly,
     favicon: isRecord(meta) ? meta.favicon : undefined,
+    // Up to five more passages of the page, HTML like the description; sent only when asked.
+    extra_snippets: result.extra_snippets,
   };
 }
 

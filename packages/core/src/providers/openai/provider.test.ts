@@ -259,7 +259,12 @@ describe('validation and description', () => {
     expect(provider.recipient).toBe(new URL(fixture.baseUrl).host);
     const options = optionLists(provider);
     expect(options.honoured).toEqual(['count', 'country', 'filter_tabloids', 'include_domains']);
-    expect(options.unsupported.map((u) => u.option)).toEqual(['safesearch', 'search_lang', 'freshness']);
+    expect(options.unsupported.map((u) => u.option)).toEqual([
+      'safesearch',
+      'search_lang',
+      'freshness',
+      'extra_snippets',
+    ]);
     expect(options.conditional?.map((c) => c.option)).toEqual(['exclude_domains']);
     expect(createOpenAIProvider({ apiKey: 'k' }).recipient).toBe('api.openai.com');
   });

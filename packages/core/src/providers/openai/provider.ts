@@ -37,6 +37,12 @@ export const OPENAI_CAPABILITIES: Capabilities = {
       reason: 'its hosted search has no date filter',
       rule: "freshness is refused: OpenAI's hosted web_search has no date filter; omit it.",
     },
+    {
+      option: 'extra_snippets',
+      applies: (item) => item.extra_snippets === true,
+      reason: 'its hosted search cites pages without quoting them',
+      rule: "extra_snippets is refused: OpenAI's hosted web_search cites pages without passages from them; omit it.",
+    },
   ],
   retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 1_000 } },
 };

@@ -116,6 +116,12 @@ export const SEARXNG_CAPABILITIES: Capabilities = {
   ],
   refuses: [
     {
+      option: 'extra_snippets',
+      applies: (item) => item.extra_snippets === true,
+      reason: 'its answers carry one excerpt a result, no further passages of the page',
+      rule: 'extra_snippets is refused: SearXNG answers with one content excerpt a result; omit it.',
+    },
+    {
       option: 'freshness',
       applies: (item) => item.freshness !== undefined && searxngTimeRange(item.freshness) === undefined,
       reason: 'its time_range takes only day, week, month or year, not a date range',
