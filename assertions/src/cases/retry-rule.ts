@@ -36,7 +36,8 @@ function failsOnce(member: Member, name: string, query: string, code: GroupError
         { id: 'c', query: CONTROL, count: 1, filter_tabloids: false },
       ],
     },
-    env: { OPENMATES_PROVIDER_TIMEOUT_MS: '400' },
+    // The cache off: every search then asks for the control query too (the cluster column searches twice).
+    env: { OPENMATES_PROVIDER_TIMEOUT_MS: '400', OPENMATES_CACHE_TTL_S: '0' },
     expect: {
       code,
       groups: [
