@@ -11,31 +11,40 @@ export class ConfigError extends Error {
 export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/**
+ * A whole number ≥ `min`, or undefined when unset or blank. Like every schema of an environment
+ * table, built on its first parse (`z.lazy`): a process sets few of the variables it could read,
+ * and `parseEnv` never runs the schema of an unset one.
+ */
 export const wholeNumber = (name: string, min: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
-      .optional(),
+  z.lazy(() =>
+    z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
+        .transform(Number)
+        .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
+        .optional(),
+    ),
   );
 
 /** An http(s) URL without trailing slashes, or undefined when unset or blank. */
 export const httpUrl = (name: string) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-        message: `${name} must be an http(s) URL`,
-      })
-      .transform((s) => s.replace(/\/+$/, ''))
-      .optional(),
+  z.lazy(() =>
+    z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+          message: `${name} must be an http(s) URL`,
+        })
+        .transform((s) => s.replace(/\/+$/, ''))
+        .optional(),
+    ),
   );
 
-export const secret = z.preprocess(blankToUndefined, z.string().optional());
+export const secret = z.lazy(() => z.preprocess(blankToUndefined, z.string().optional()));
 
 /**
  * How an environment is parsed: without zod's JIT, which compiles an object's parser with
@@ -44,11 +53,39 @@ export const secret = z.preprocess(blankToUndefined, z.string().optional());
  */
 export const ONE_PARSE = { jitless: true } as const;
 
-/** Parses `env` with `schema`; throws a ConfigError naming every bad variable, one per line. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Env): z.infer<S> {
-  const parsed = schema.safeParse(env, ONE_PARSE);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
-  return parsed.data;
+/** What a table's parser yields: each variable's parsed value, by name. */
+export type EnvValues<T extends EnvTable> = { -readonly [K in keyof T]: z.output<T[K]['schema']> };
+
+/**
+ * Reads every variable of `table` from `env`, as `tableSchema(table)` would (the same values, the
+ * same messages in the same order; a test holds them equal), one variable at a time: an unset one
+ * takes its entry's `unset` value without its schema being built or run. Returns the values, or
+ * the message of every bad variable.
+ */
+export function readEnv<T extends EnvTable>(
+  table: T,
+  env: Env,
+): { ok: true; data: EnvValues<T> } | { ok: false; issues: string[] } {
+  const data: Record<string, unknown> = {};
+  const issues: string[] = [];
+  for (const [name, variable] of Object.entries(table)) {
+    const raw = env[name];
+    if (raw === undefined) {
+      if (variable.unset !== undefined) data[name] = variable.unset;
+      continue;
+    }
+    const parsed = variable.schema.safeParse(raw, ONE_PARSE);
+    if (!parsed.success) issues.push(...parsed.error.issues.map((issue) => issue.message));
+    else if (parsed.data !== undefined) data[name] = parsed.data;
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, data: data as EnvValues<T> };
+}
+
+/** Reads `table` from `env` (`readEnv`); throws a ConfigError naming every bad variable, one per line. */
+export function parseEnv<T extends EnvTable>(table: T, env: Env): EnvValues<T> {
+  const read = readEnv(table, env);
+  if (!read.ok) throw new ConfigError(read.issues.join('\n'));
+  return read.data;
 }
 
 /** True when the variable holds more than blanks. */
@@ -65,10 +102,16 @@ export function hostOf(url: string): string {
  * One environment variable as the code that reads it declares it: the schema parses it, and
  * docs/reference.md prints its default and description from the same entry, so the page cannot
  * name a variable the parser does not read, nor a default it does not apply. Plain data: a table
- * costs nothing at load beyond its schemas, which the parser builds anyway.
+ * costs nothing at load, its schemas being built on their first parse (`z.lazy`).
  */
 export interface EnvVariable<S extends z.ZodType = z.ZodType> {
+  /** Parses the variable's value; `undefined` while it is unset. */
   readonly schema: S;
+  /**
+   * What `schema` yields for an unset variable, so that `readEnv` need not run it: `withDefault`'s
+   * value; absent when that is `undefined`. A test holds every entry to its schema's own answer.
+   */
+  readonly unset?: unknown;
   /** What it does, in one line. */
   readonly description: string;
   /** What holds while it is unset, as the reference shows it; absent when nothing does. */
@@ -86,13 +129,13 @@ export function tableSchema<T extends EnvTable>(table: T): z.ZodObject<{ -readon
 }
 
 /**
- * `schema` falling back to `value` while the variable is unset, and the reference's default said
- * from that same value (`shown` when it reads better otherwise).
+ * `schema` falling back to `value` while the variable is unset, the reference's default said from
+ * that same value (`shown` when it reads better otherwise), and `unset` too.
  */
 export function withDefault<T extends string | number>(
   schema: z.ZodType<T | undefined, unknown>,
   value: T,
   shown: string = String(value),
 ) {
-  return { schema: schema.transform((parsed): T => parsed ?? value), default: shown };
+  return { schema: z.lazy(() => schema.transform((parsed): T => parsed ?? value)), default: shown, unset: value };
 }
