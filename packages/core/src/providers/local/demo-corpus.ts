@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DEMO_CORPUS_DIGEST } from './demo-corpus-digest.ts';
+import { DEMO_CORPUS_DIGEST, DEMO_CORPUS_PACKAGES } from './demo-corpus-digest.ts';
 import type { LocalDocument } from './local-document.ts';
 import { type AddProgress, type LocalIndex, LocalIndexError, openIndex } from './local-index.ts';
 
@@ -45,14 +45,25 @@ function dataPaths(): { bcd: string; features: string } {
 }
 
 /**
+ * The versions of the data packages as installed, resolved from node_modules. Only the builder and
+ * the generator of `demo-corpus-digest.ts` resolve them: every search names the corpus's version,
+ * and resolving two packages cost each start about 2 ms, so the generated file holds them and a
+ * test fails when they drift from what is installed.
+ */
+export function installedDemoPackages(): { bcd: string; webFeatures: string } {
+  const paths = dataPaths();
+  return { bcd: packageVersion(paths.bcd), webFeatures: packageVersion(paths.features) };
+}
+
+/**
  * The version string of the demo corpus, e.g. `bcd@8.1.9+web-features@3.40.0+3f2a9c41d0be`: the data
- * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`, which a test keeps
- * current). A demo index of another version is rebuilt on its next open, so a change to the recipe
- * reaches existing users without them deleting their index.
+ * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`), both generated
+ * and kept current by tests. A demo index of another version is rebuilt on its next open, so a
+ * change to the recipe reaches existing users without them deleting their index.
  */
 export function demoCorpusVersion(): string {
-  const paths = dataPaths();
-  return `bcd@${packageVersion(paths.bcd)}+web-features@${packageVersion(paths.features)}+${DEMO_CORPUS_DIGEST}`;
+  const { bcd, webFeatures } = DEMO_CORPUS_PACKAGES;
+  return `bcd@${bcd}+web-features@${webFeatures}+${DEMO_CORPUS_DIGEST}`;
 }
 
 /** Readable category of a BCD key prefix, longest prefix first. */
