@@ -28,6 +28,7 @@ import {
   secret,
   wholeNumber,
   withDefault,
+  withReader,
 } from './shared/env-schema.ts';
 
 export { ConfigError } from './shared/env-schema.ts';
@@ -153,27 +154,38 @@ const providerRates = z.lazy(() =>
 );
 
 /** `brave` or `brave,searxng,local`: known ids, case-insensitive, each at most once. */
-const providerChain = z.lazy(() =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((text, ctx): ProviderId[] => {
-        const ids = text.split(',').map((id) => id.trim().toLowerCase());
-        const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
-        if (unknown !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
-          });
+/** The ids `text` lists, or what is wrong with it. */
+function readChain(text: string): { ids: ProviderId[] } | { problem: string } {
+  const ids = text.split(',').map((id) => id.trim().toLowerCase());
+  const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+  if (unknown !== undefined)
+    return {
+      problem: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
+    };
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) return { problem: `OPENMATES_PROVIDER lists ${twice} twice` };
+  return { ids: ids as ProviderId[] };
+}
+
+const providerChain = withReader(
+  z.lazy(() =>
+    z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .transform((text, ctx): ProviderId[] => {
+          const chain = readChain(text);
+          if ('ids' in chain) return chain.ids;
+          ctx.addIssue({ code: 'custom', message: chain.problem });
           return [];
-        }
-        const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-        if (twice !== undefined) ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER lists ${twice} twice` });
-        return ids as ProviderId[];
-      })
-      .optional(),
+        })
+        .optional(),
+    ),
   ),
+  (raw) => {
+    const chain = raw.trim() === '' ? undefined : readChain(raw);
+    return chain && 'ids' in chain ? chain.ids : undefined;
+  },
 );
 
 const lowercased = (v: unknown) =>
@@ -253,11 +265,14 @@ export const ENGINE_ENVIRONMENT = {
   OPENMATES_LOG_LEVEL: {
     description: `Level of the JSON log lines on stderr: ${LOG_LEVELS.join(', ')}.`,
     ...withDefault(
-      z.lazy(() =>
-        z.preprocess(
-          lowercased,
-          z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+      withReader(
+        z.lazy(() =>
+          z.preprocess(
+            lowercased,
+            z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+          ),
         ),
+        (raw) => LOG_LEVELS.find((level) => level === lowercased(raw)),
       ),
       'info',
       '`info` (`openmates` commands other than `serve`: `silent`)',

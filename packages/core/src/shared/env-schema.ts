@@ -12,39 +12,77 @@ export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
+ * Readers of a variable's value in its common form, without zod, by schema: `read(raw)` is the
+ * value the schema parses `raw` to, or undefined to leave `raw` to the schema (a wrong value, a
+ * blank, an unusual form). Running a schema first costs building it and compiling zod's code for
+ * it, while a process parses each variable once; a test holds every reader to its schema's answer.
+ */
+const READERS = new WeakMap<z.ZodType, (raw: string) => unknown>();
+
+/** `schema`, read by `read` where it answers (see `READERS`). */
+export function withReader<S extends z.ZodType>(schema: S, read: (raw: string) => unknown): S {
+  READERS.set(schema, read);
+  return schema;
+}
+
+/** The reader of `schema`, if it has one. */
+export function readerOf(schema: z.ZodType): ((raw: string) => unknown) | undefined {
+  return READERS.get(schema);
+}
+
+/** A non-blank value as typed. */
+const plainText = (raw: string) => (raw.trim() === '' ? undefined : raw);
+
+/**
  * A whole number ≥ `min`, or undefined when unset or blank. Like every schema of an environment
  * table, built on its first parse (`z.lazy`): a process sets few of the variables it could read,
  * and `parseEnv` never runs the schema of an unset one.
  */
 export const wholeNumber = (name: string, min: number) =>
-  z.lazy(() =>
-    z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
-        .transform(Number)
-        .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
-        .optional(),
+  withReader(
+    z.lazy(() =>
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
+          .transform(Number)
+          .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
+          .optional(),
+      ),
     ),
+    (raw) => {
+      const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      return n >= min && Number.isSafeInteger(n) ? n : undefined;
+    },
   );
 
 /** An http(s) URL without trailing slashes, or undefined when unset or blank. */
 export const httpUrl = (name: string) =>
-  z.lazy(() =>
-    z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-          message: `${name} must be an http(s) URL`,
-        })
-        .transform((s) => s.replace(/\/+$/, ''))
-        .optional(),
+  withReader(
+    z.lazy(() =>
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .refine(isHttpUrl, { message: `${name} must be an http(s) URL` })
+          .transform(withoutTrailingSlashes)
+          .optional(),
+      ),
     ),
+    (raw) => (raw.trim() !== '' && isHttpUrl(raw) ? withoutTrailingSlashes(raw) : undefined),
+  );
+const isHttpUrl = (s: string) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol);
+const withoutTrailingSlashes = (s: string) => s.replace(/\/+$/, '');
+
+/** Any text, or undefined when unset or blank. */
+export const text = () =>
+  withReader(
+    z.lazy(() => z.preprocess(blankToUndefined, z.string().optional())),
+    plainText,
   );
 
-export const secret = z.lazy(() => z.preprocess(blankToUndefined, z.string().optional()));
+export const secret = text();
 
 /**
  * How an environment is parsed: without zod's JIT, which compiles an object's parser with
@@ -72,6 +110,11 @@ export function readEnv<T extends EnvTable>(
     const raw = env[name];
     if (raw === undefined) {
       if (variable.unset !== undefined) data[name] = variable.unset;
+      continue;
+    }
+    const read = readerOf(variable.schema)?.(raw);
+    if (read !== undefined) {
+      data[name] = read;
       continue;
     }
     const parsed = variable.schema.safeParse(raw, ONE_PARSE);
@@ -137,5 +180,7 @@ export function withDefault<T extends string | number>(
   value: T,
   shown: string = String(value),
 ) {
-  return { schema: z.lazy(() => schema.transform((parsed): T => parsed ?? value)), default: shown, unset: value };
+  const read = readerOf(schema);
+  const withValue = z.lazy(() => schema.transform((parsed): T => parsed ?? value));
+  return { schema: read ? withReader(withValue, read) : withValue, default: shown, unset: value };
 }

@@ -1,6 +1,5 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
-import { z } from 'zod';
-import { blankToUndefined, type EnvTable, parseEnv } from '../../shared/env-schema.ts';
+import { type EnvTable, parseEnv, text } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { defaultIndexPath } from './index-path.ts';
 import { createLocalProvider } from './local-provider.ts';
@@ -17,7 +16,7 @@ const ENVIRONMENT = {
       'The local index file (SQLite; created on first use, the demo corpus built into it on the first search).',
     default:
       'in the user data directory: `$XDG_DATA_HOME/openmates/index.db` (`~/.local/share/…`), `~/Library/Application Support/openmates/index.db` on macOS, `%LOCALAPPDATA%\\openmates\\index.db` on Windows',
-    schema: z.lazy(() => z.preprocess(blankToUndefined, z.string().optional())),
+    schema: text(),
   },
 } as const satisfies EnvTable;
 
