@@ -97,8 +97,9 @@ export type EnvValues<T extends EnvTable> = { -readonly [K in keyof T]: z.output
 /**
  * Reads every variable of `table` from `env`, as `tableSchema(table)` would (the same values, the
  * same messages in the same order; a test holds them equal), one variable at a time: an unset one
- * takes its entry's `unset` value without its schema being built or run. Returns the values, or
- * the message of every bad variable.
+ * takes its entry's `unset` value and a value its schema's reader answers for is taken from the
+ * reader (`withReader`), neither building nor running the schema (ADR 0076). Returns the values,
+ * or the message of every bad variable.
  */
 export function readEnv<T extends EnvTable>(
   table: T,
