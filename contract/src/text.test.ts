@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanText } from './text.ts';
+import { ASCII_TEXT_PATTERNS, cleanText, cleanTextWith, hasInvisible, isAscii, unicodeTextPatterns } from './text.ts';
 
 const ZWJ = '\u200D';
 const ZWNJ = '\u200C';
@@ -113,5 +113,33 @@ describe('joiners in cleaning (ADR 0004)', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('the ASCII patterns', () => {
+  const ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+  const unicode = unicodeTextPatterns();
+
+  it('answer as the Unicode ones on all-ASCII text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...ASCII), maxLength: 40 }), (text) => {
+        expect(isAscii(text)).toBe(true);
+        expect(cleanTextWith(ASCII_TEXT_PATTERNS, text)).toBe(cleanTextWith(unicode, text));
+        expect(ASCII_TEXT_PATTERNS.anyInvisible.test(text)).toBe(unicode.anyInvisible.test(text));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const char of ASCII) {
+      expect(cleanTextWith(ASCII_TEXT_PATTERNS, `a${char}b`)).toBe(cleanTextWith(unicode, `a${char}b`));
+      expect(ASCII_TEXT_PATTERNS.anyInvisible.test(char)).toBe(unicode.anyInvisible.test(char));
+    }
+  });
+
+  it('are not used on text with any other character', () => {
+    expect(isAscii('a\u0080')).toBe(false);
+    expect(cleanText('a\u00A0\u200Bb  c')).toBe('a b c');
+    expect(hasInvisible('https://example.org/\u00AD')).toBe(true);
+    expect(hasInvisible('https://example.org/\u0007')).toBe(true);
+    expect(hasInvisible('https://example.org/')).toBe(false);
   });
 });

@@ -25,11 +25,11 @@ import {
   ConfigError,
   type Env,
   type EnvTable,
-  ONE_PARSE,
+  readEnv,
   secret,
-  tableSchema,
   wholeNumber,
   withDefault,
+  withReader,
 } from './shared/env-schema.ts';
 
 export { ConfigError } from './shared/env-schema.ts';
@@ -98,78 +98,95 @@ export interface RedisConfig {
   prefix: string;
 }
 
-const redisUrl = z.preprocess(
-  blankToUndefined,
-  z
-    .string()
-    .refine((s) => URL.canParse(s) && /^rediss?:$/.test(new URL(s).protocol), {
-      message: 'OPENMATES_REDIS_URL must be a redis:// or rediss:// URL',
-    })
-    .optional(),
+const redisUrl = z.lazy(() =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((s) => URL.canParse(s) && /^rediss?:$/.test(new URL(s).protocol), {
+        message: 'OPENMATES_REDIS_URL must be a redis:// or rediss:// URL',
+      })
+      .optional(),
+  ),
 );
 
 const RATE_MESSAGE =
   'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
 
 /** `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. */
-const providerRates = z.preprocess(
-  blankToUndefined,
-  z
-    .string()
-    .transform((text, ctx): { [K in ProviderId]?: number } | number | undefined => {
-      const rate = (s: string) => {
-        const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
-        return n > 0 && Number.isFinite(n) ? n : undefined;
-      };
-      const trimmed = text.trim();
-      if (!trimmed.includes('=')) {
-        const n = rate(trimmed);
-        if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
-        return n;
-      }
-      const rates: { [K in ProviderId]?: number } = {};
-      for (const entry of trimmed.split(',')) {
-        const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
-        const id = name.toLowerCase();
-        const n = rate(value);
-        if (rest.length > 0 || !(PROVIDER_IDS as readonly string[]).includes(id) || n === undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`,
-          });
-          return undefined;
+const providerRates = z.lazy(() =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((text, ctx): { [K in ProviderId]?: number } | number | undefined => {
+        const rate = (s: string) => {
+          const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
+          return n > 0 && Number.isFinite(n) ? n : undefined;
+        };
+        const trimmed = text.trim();
+        if (!trimmed.includes('=')) {
+          const n = rate(trimmed);
+          if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
+          return n;
         }
-        if (rates[id as ProviderId] !== undefined) {
-          ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
-          return undefined;
+        const rates: { [K in ProviderId]?: number } = {};
+        for (const entry of trimmed.split(',')) {
+          const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
+          const id = name.toLowerCase();
+          const n = rate(value);
+          if (rest.length > 0 || !(PROVIDER_IDS as readonly string[]).includes(id) || n === undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`,
+            });
+            return undefined;
+          }
+          if (rates[id as ProviderId] !== undefined) {
+            ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
+            return undefined;
+          }
+          rates[id as ProviderId] = n;
         }
-        rates[id as ProviderId] = n;
-      }
-      return rates;
-    })
-    .optional(),
+        return rates;
+      })
+      .optional(),
+  ),
 );
 
 /** `brave` or `brave,searxng,local`: known ids, case-insensitive, each at most once. */
-const providerChain = z.preprocess(
-  blankToUndefined,
-  z
-    .string()
-    .transform((text, ctx): ProviderId[] => {
-      const ids = text.split(',').map((id) => id.trim().toLowerCase());
-      const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
-      if (unknown !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
-        });
-        return [];
-      }
-      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-      if (twice !== undefined) ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER lists ${twice} twice` });
-      return ids as ProviderId[];
-    })
-    .optional(),
+/** The ids `text` lists, or what is wrong with it. */
+function readChain(text: string): { ids: ProviderId[] } | { problem: string } {
+  const ids = text.split(',').map((id) => id.trim().toLowerCase());
+  const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
+  if (unknown !== undefined)
+    return {
+      problem: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
+    };
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) return { problem: `OPENMATES_PROVIDER lists ${twice} twice` };
+  return { ids: ids as ProviderId[] };
+}
+
+const providerChain = withReader(
+  z.lazy(() =>
+    z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .transform((text, ctx): ProviderId[] => {
+          const chain = readChain(text);
+          if ('ids' in chain) return chain.ids;
+          ctx.addIssue({ code: 'custom', message: chain.problem });
+          return [];
+        })
+        .optional(),
+    ),
+  ),
+  (raw) => {
+    const chain = raw.trim() === '' ? undefined : readChain(raw);
+    return chain && 'ids' in chain ? chain.ids : undefined;
+  },
 );
 
 const lowercased = (v: unknown) =>
@@ -232,14 +249,16 @@ export const ENGINE_ENVIRONMENT = {
   OPENMATES_REDIS_PREFIX: {
     description: 'Before every Redis key: 1–64 letters, digits or `:` `.` `_` `-`.',
     ...withDefault(
-      z.preprocess(
-        blankToUndefined,
-        z
-          .string()
-          .regex(/^[A-Za-z0-9:._-]{1,64}$/, {
-            message: 'OPENMATES_REDIS_PREFIX must be 1-64 letters, digits or : . _ -',
-          })
-          .optional(),
+      z.lazy(() =>
+        z.preprocess(
+          blankToUndefined,
+          z
+            .string()
+            .regex(/^[A-Za-z0-9:._-]{1,64}$/, {
+              message: 'OPENMATES_REDIS_PREFIX must be 1-64 letters, digits or : . _ -',
+            })
+            .optional(),
+        ),
       ),
       DEFAULT_REDIS_PREFIX,
     ),
@@ -247,18 +266,20 @@ export const ENGINE_ENVIRONMENT = {
   OPENMATES_LOG_LEVEL: {
     description: `Level of the JSON log lines on stderr: ${LOG_LEVELS.join(', ')}.`,
     ...withDefault(
-      z.preprocess(
-        lowercased,
-        z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+      withReader(
+        z.lazy(() =>
+          z.preprocess(
+            lowercased,
+            z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),
+          ),
+        ),
+        (raw) => LOG_LEVELS.find((level) => level === lowercased(raw)),
       ),
       'info',
       '`info` (`openmates` commands other than `serve`: `silent`)',
     ),
   },
 } as const satisfies EnvTable;
-
-const SelectionSchema = tableSchema(SELECTION_ENVIRONMENT);
-const EnvSchema = tableSchema(ENGINE_ENVIRONMENT);
 
 /**
  * Parses the engine's settings from an environment (default the process's): the selection, every
@@ -277,16 +298,15 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
       return undefined;
     }
   };
-  const selection = SelectionSchema.safeParse(env, ONE_PARSE);
-  if (!selection.success) issues.push(...selection.error.issues.map((i) => i.message));
+  const selection = readEnv(SELECTION_ENVIRONMENT, env);
+  if (!selection.ok) issues.push(...selection.issues);
   const brave = read(() => PROVIDER_MODULES.brave.parse(env));
   const openai = read(() => PROVIDER_MODULES.openai.parse(env));
   const local = read(() => PROVIDER_MODULES.local.parse(env));
   const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
-  const parsed = EnvSchema.safeParse(env, ONE_PARSE);
-  if (!parsed.success) issues.push(...parsed.error.issues.map((i) => i.message));
-  if (!selection.success || !parsed.success || !brave || !openai || !local || !searxng)
-    throw new ConfigError(issues.join('\n'));
+  const parsed = readEnv(ENGINE_ENVIRONMENT, env);
+  if (!parsed.ok) issues.push(...parsed.issues);
+  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng) throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(

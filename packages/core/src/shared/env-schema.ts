@@ -11,31 +11,78 @@ export class ConfigError extends Error {
 export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/**
+ * Readers of a variable's value in its common form, without zod, by schema: `read(raw)` is the
+ * value the schema parses `raw` to, or undefined to leave `raw` to the schema (a wrong value, a
+ * blank, an unusual form). Running a schema first costs building it and compiling zod's code for
+ * it, while a process parses each variable once; a test holds every reader to its schema's answer.
+ */
+const READERS = new WeakMap<z.ZodType, (raw: string) => unknown>();
+
+/** `schema`, read by `read` where it answers (see `READERS`). */
+export function withReader<S extends z.ZodType>(schema: S, read: (raw: string) => unknown): S {
+  READERS.set(schema, read);
+  return schema;
+}
+
+/** The reader of `schema`, if it has one. */
+export function readerOf(schema: z.ZodType): ((raw: string) => unknown) | undefined {
+  return READERS.get(schema);
+}
+
+/** A non-blank value as typed. */
+const plainText = (raw: string) => (raw.trim() === '' ? undefined : raw);
+
+/**
+ * A whole number ≥ `min`, or undefined when unset or blank. Like every schema of an environment
+ * table, built on its first parse (`z.lazy`): a process sets few of the variables it could read,
+ * and `parseEnv` never runs the schema of an unset one.
+ */
 export const wholeNumber = (name: string, min: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
-      .optional(),
+  withReader(
+    z.lazy(() =>
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
+          .transform(Number)
+          .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
+          .optional(),
+      ),
+    ),
+    (raw) => {
+      const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      return n >= min && Number.isSafeInteger(n) ? n : undefined;
+    },
   );
 
 /** An http(s) URL without trailing slashes, or undefined when unset or blank. */
 export const httpUrl = (name: string) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-        message: `${name} must be an http(s) URL`,
-      })
-      .transform((s) => s.replace(/\/+$/, ''))
-      .optional(),
+  withReader(
+    z.lazy(() =>
+      z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .refine(isHttpUrl, { message: `${name} must be an http(s) URL` })
+          .transform(withoutTrailingSlashes)
+          .optional(),
+      ),
+    ),
+    (raw) => (raw.trim() !== '' && isHttpUrl(raw) ? withoutTrailingSlashes(raw) : undefined),
+  );
+const isHttpUrl = (s: string) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol);
+const withoutTrailingSlashes = (s: string) => s.replace(/\/+$/, '');
+
+/** Any text, or undefined when unset or blank. */
+export const text = () =>
+  withReader(
+    z.lazy(() => z.preprocess(blankToUndefined, z.string().optional())),
+    plainText,
   );
 
-export const secret = z.preprocess(blankToUndefined, z.string().optional());
+export const secret = text();
 
 /**
  * How an environment is parsed: without zod's JIT, which compiles an object's parser with
@@ -44,11 +91,45 @@ export const secret = z.preprocess(blankToUndefined, z.string().optional());
  */
 export const ONE_PARSE = { jitless: true } as const;
 
-/** Parses `env` with `schema`; throws a ConfigError naming every bad variable, one per line. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Env): z.infer<S> {
-  const parsed = schema.safeParse(env, ONE_PARSE);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
-  return parsed.data;
+/** What a table's parser yields: each variable's parsed value, by name. */
+export type EnvValues<T extends EnvTable> = { -readonly [K in keyof T]: z.output<T[K]['schema']> };
+
+/**
+ * Reads every variable of `table` from `env`, as `tableSchema(table)` would (the same values, the
+ * same messages in the same order; a test holds them equal), one variable at a time: an unset one
+ * takes its entry's `unset` value and a value its schema's reader answers for is taken from the
+ * reader (`withReader`), neither building nor running the schema (ADR 0078). Returns the values,
+ * or the message of every bad variable.
+ */
+export function readEnv<T extends EnvTable>(
+  table: T,
+  env: Env,
+): { ok: true; data: EnvValues<T> } | { ok: false; issues: string[] } {
+  const data: Record<string, unknown> = {};
+  const issues: string[] = [];
+  for (const [name, variable] of Object.entries(table)) {
+    const raw = env[name];
+    if (raw === undefined) {
+      if (variable.unset !== undefined) data[name] = variable.unset;
+      continue;
+    }
+    const read = readerOf(variable.schema)?.(raw);
+    if (read !== undefined) {
+      data[name] = read;
+      continue;
+    }
+    const parsed = variable.schema.safeParse(raw, ONE_PARSE);
+    if (!parsed.success) issues.push(...parsed.error.issues.map((issue) => issue.message));
+    else if (parsed.data !== undefined) data[name] = parsed.data;
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, data: data as EnvValues<T> };
+}
+
+/** Reads `table` from `env` (`readEnv`); throws a ConfigError naming every bad variable, one per line. */
+export function parseEnv<T extends EnvTable>(table: T, env: Env): EnvValues<T> {
+  const read = readEnv(table, env);
+  if (!read.ok) throw new ConfigError(read.issues.join('\n'));
+  return read.data;
 }
 
 /** True when the variable holds more than blanks. */
@@ -65,10 +146,16 @@ export function hostOf(url: string): string {
  * One environment variable as the code that reads it declares it: the schema parses it, and
  * docs/reference.md prints its default and description from the same entry, so the page cannot
  * name a variable the parser does not read, nor a default it does not apply. Plain data: a table
- * costs nothing at load beyond its schemas, which the parser builds anyway.
+ * costs nothing at load, its schemas being built on their first parse (`z.lazy`).
  */
 export interface EnvVariable<S extends z.ZodType = z.ZodType> {
+  /** Parses the variable's value; `undefined` while it is unset. */
   readonly schema: S;
+  /**
+   * What `schema` yields for an unset variable, so that `readEnv` need not run it: `withDefault`'s
+   * value; absent when that is `undefined`. A test holds every entry to its schema's own answer.
+   */
+  readonly unset?: unknown;
   /** What it does, in one line. */
   readonly description: string;
   /** What holds while it is unset, as the reference shows it; absent when nothing does. */
@@ -86,13 +173,15 @@ export function tableSchema<T extends EnvTable>(table: T): z.ZodObject<{ -readon
 }
 
 /**
- * `schema` falling back to `value` while the variable is unset, and the reference's default said
- * from that same value (`shown` when it reads better otherwise).
+ * `schema` falling back to `value` while the variable is unset, the reference's default said from
+ * that same value (`shown` when it reads better otherwise), and `unset` too.
  */
 export function withDefault<T extends string | number>(
   schema: z.ZodType<T | undefined, unknown>,
   value: T,
   shown: string = String(value),
 ) {
-  return { schema: schema.transform((parsed): T => parsed ?? value), default: shown };
+  const read = readerOf(schema);
+  const withValue = z.lazy(() => schema.transform((parsed): T => parsed ?? value));
+  return { schema: read ? withReader(withValue, read) : withValue, default: shown, unset: value };
 }

@@ -1,15 +1,6 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import {
-  type Env,
-  type EnvTable,
-  httpUrl,
-  isSet,
-  parseEnv,
-  secret,
-  tableSchema,
-  withDefault,
-} from '../../shared/env-schema.ts';
+import { type Env, type EnvTable, httpUrl, isSet, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './provider.ts';
@@ -35,8 +26,6 @@ const ENVIRONMENT = {
   },
 } as const satisfies EnvTable;
 
-const EnvSchema = tableSchema(ENVIRONMENT);
-
 /**
  * The variable the Brave key is read from: `BRAVE_SEARCH_API_KEY`, or `BRAVE_API_KEY` (the name
  * Brave's own MCP server reads) when only that one is set; undefined when neither is.
@@ -53,7 +42,7 @@ export const braveModule: ProviderModule<BraveSettings> = {
   accessVariable: 'BRAVE_SEARCH_API_KEY',
   environment: ENVIRONMENT,
   parse(env) {
-    const e = parseEnv(EnvSchema, env);
+    const e = parseEnv(ENVIRONMENT, env);
     const settings: BraveSettings = { baseUrl: e.BRAVE_SEARCH_BASE_URL };
     const apiKey = e.BRAVE_SEARCH_API_KEY ?? e.BRAVE_API_KEY;
     if (apiKey) settings.apiKey = apiKey;

@@ -6,6 +6,7 @@ export {
   demoDocuments,
   ensureDemoCorpus,
   ensureDemoCorpusIn,
+  installedDemoPackages,
 } from './demo-corpus.ts';
 export { buildMatchExpression, type MatchMode } from './fts-query.ts';
 export { defaultIndexPath, type IndexPathEnvironment, resolveIndexPath } from './index-path.ts';

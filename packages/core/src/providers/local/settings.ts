@@ -1,6 +1,5 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
-import { z } from 'zod';
-import { blankToUndefined, type EnvTable, parseEnv, tableSchema } from '../../shared/env-schema.ts';
+import { type EnvTable, parseEnv, text } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { defaultIndexPath } from './index-path.ts';
 import { createLocalProvider } from './local-provider.ts';
@@ -17,11 +16,9 @@ const ENVIRONMENT = {
       'The local index file (SQLite; created on first use, the demo corpus built into it on the first search).',
     default:
       'in the user data directory: `$XDG_DATA_HOME/openmates/index.db` (`~/.local/share/…`), `~/Library/Application Support/openmates/index.db` on macOS, `%LOCALAPPDATA%\\openmates\\index.db` on Windows',
-    schema: z.preprocess(blankToUndefined, z.string().optional()),
+    schema: text(),
   },
 } as const satisfies EnvTable;
-
-const EnvSchema = tableSchema(ENVIRONMENT);
 
 /** The local full-text index on this machine: its variable, identity, construction and doctor check. */
 export const localModule: ProviderModule<LocalSettings> = {
@@ -29,7 +26,7 @@ export const localModule: ProviderModule<LocalSettings> = {
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   environment: ENVIRONMENT,
   parse(env) {
-    const { OPENMATES_INDEX } = parseEnv(EnvSchema, env);
+    const { OPENMATES_INDEX } = parseEnv(ENVIRONMENT, env);
     return OPENMATES_INDEX ? { indexPath: OPENMATES_INDEX } : {};
   },
   secrets: () => [],

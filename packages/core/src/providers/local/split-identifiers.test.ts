@@ -1,6 +1,42 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildMatchExpression } from './fts-query.ts';
-import { identifierParts, splitIdentifier } from './split-identifiers.ts';
+import {
+  ASCII_IDENTIFIER_PATTERNS,
+  identifierParts,
+  identifierPartsWith,
+  splitIdentifier,
+  splitIdentifierWith,
+  unicodeIdentifierPatterns,
+  wordsWith,
+} from './split-identifiers.ts';
+
+// Every ASCII character, and identifier-like runs of the ones that matter most.
+const ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+const asciiText = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...ASCII), maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom(...'aZ09_- .xMLHttpRequest264'), maxLength: 40 }),
+);
+
+describe('the ASCII patterns', () => {
+  it('answer as the Unicode ones on all-ASCII text', () => {
+    const unicode = unicodeIdentifierPatterns();
+    fc.assert(
+      fc.property(asciiText, (text) => {
+        expect(wordsWith(ASCII_IDENTIFIER_PATTERNS, text)).toEqual(wordsWith(unicode, text));
+        expect(splitIdentifierWith(ASCII_IDENTIFIER_PATTERNS, text)).toEqual(splitIdentifierWith(unicode, text));
+        expect(identifierPartsWith(ASCII_IDENTIFIER_PATTERNS, text)).toEqual(identifierPartsWith(unicode, text));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const char of ASCII) expect(wordsWith(ASCII_IDENTIFIER_PATTERNS, char)).toEqual(wordsWith(unicode, char));
+  });
+
+  it('are not used on text with any other character', () => {
+    expect(splitIdentifier('ÄbortController')).toEqual(['äbort', 'controller']);
+    expect(identifierParts('naïveParser')).toBe('naïve Parser');
+  });
+});
 
 describe('splitIdentifier', () => {
   it('splits camelCase, PascalCase, acronyms and snake_case into lowercase parts', () => {

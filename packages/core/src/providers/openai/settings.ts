@@ -1,15 +1,7 @@
 import { DEFAULT_OPENAI_TIMEOUT_MS } from '@openmates/contract';
 import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import {
-  blankToUndefined,
-  type EnvTable,
-  httpUrl,
-  parseEnv,
-  secret,
-  tableSchema,
-  withDefault,
-} from '../../shared/env-schema.ts';
+import { blankToUndefined, type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './config.ts';
@@ -38,21 +30,21 @@ const ENVIRONMENT = {
   OPENMATES_OPENAI_SEARCH_MODEL: {
     description: "The model that runs OpenAI's hosted `web_search` tool.",
     ...withDefault(
-      z.preprocess(
-        blankToUndefined,
-        z
-          .string()
-          .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
-            message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
-          })
-          .optional(),
+      z.lazy(() =>
+        z.preprocess(
+          blankToUndefined,
+          z
+            .string()
+            .regex(/^[A-Za-z0-9._:-]{1,100}$/, {
+              message: 'OPENMATES_OPENAI_SEARCH_MODEL must be a model id such as gpt-5.4',
+            })
+            .optional(),
+        ),
       ),
       OPENAI_DEFAULT_MODEL,
     ),
   },
 } as const satisfies EnvTable;
-
-const EnvSchema = tableSchema(ENVIRONMENT);
 
 const needsKey = () =>
   new ProviderNotConfiguredError('OPENMATES_PROVIDER=openai needs OPENAI_API_KEY (an OpenAI API key).');
@@ -64,7 +56,7 @@ export const openaiModule: ProviderModule<OpenAISettings> = {
   accessVariable: 'OPENAI_API_KEY',
   environment: ENVIRONMENT,
   parse(env) {
-    const e = parseEnv(EnvSchema, env);
+    const e = parseEnv(ENVIRONMENT, env);
     const settings: OpenAISettings = {
       baseUrl: e.OPENAI_BASE_URL,
       model: e.OPENMATES_OPENAI_SEARCH_MODEL,

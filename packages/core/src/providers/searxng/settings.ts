@@ -1,6 +1,6 @@
 import { DEFAULT_SEARXNG_TIMEOUT_MS } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { type EnvTable, hostOf, httpUrl, parseEnv, tableSchema } from '../../shared/env-schema.ts';
+import { type EnvTable, hostOf, httpUrl, parseEnv } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { basicAuthorization, createSearxngProvider } from './provider.ts';
 
@@ -21,8 +21,6 @@ const ENVIRONMENT = {
     schema: httpUrl('SEARXNG_BASE_URL'),
   },
 } as const satisfies EnvTable;
-
-const EnvSchema = tableSchema(ENVIRONMENT);
 
 /** An instance URL without its `user:password@` part, and the credentials it carried (decoded). */
 function splitCredentials(raw: string): SearxngSettings {
@@ -50,7 +48,7 @@ export const searxngModule: ProviderModule<SearxngSettings> = {
   accessVariable: 'SEARXNG_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
-    const { SEARXNG_BASE_URL } = parseEnv(EnvSchema, env);
+    const { SEARXNG_BASE_URL } = parseEnv(ENVIRONMENT, env);
     return SEARXNG_BASE_URL === undefined ? {} : splitCredentials(SEARXNG_BASE_URL);
   },
   secrets({ username, password }) {
