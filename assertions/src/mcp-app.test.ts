@@ -13,7 +13,7 @@ import { readOutcome, readView } from './drivers/page-actions.ts';
 import { createWebDriver, playwrightPage } from './drivers/web-driver.ts';
 import { outcomeOfResponse } from './outcome.ts';
 
-// The MCP App as chat hosts show it (ADR 0090, 0092): the page of `ui://openmates/results`, as
+// The MCP App as chat hosts show it (ADR 0088, 0090): the page of `ui://openmates/results`, as
 // `openmates mcp` (stdio) and `openmates serve`'s `/mcp` serve it, in the test host on the
 // extension's own host bridge in Chromium, handed a real tool result.
 let brave: BraveFixture;

@@ -1,4 +1,4 @@
-// One release version (ADR 0097): the root package.json's, written into the CLI, the npm SDK and
+// One release version (ADR 0095): the root package.json's, written into the CLI, the npm SDK and
 // the pip SDK by `pnpm generate`. The installed suite checks what each installed artifact reports.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

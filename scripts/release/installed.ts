@@ -1,4 +1,4 @@
-// Every artifact installed as a user installs it (the test command's `installed` suite, ADR 0098):
+// Every artifact installed as a user installs it (the test command's `installed` suite, ADR 0096):
 // `pnpm release:pack` once, then the CLI's tarball with npm into an empty directory outside the
 // workspace (its dependencies from the registry), the npm SDK's tarball into another, and the pip
 // wheel into a fresh venv with `--no-index` (nothing built). Against those alone: `openmates search`

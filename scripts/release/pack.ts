@@ -1,4 +1,4 @@
-// `pnpm release:pack`: builds and packs every artifact a user installs into .release/ (ADR 0095):
+// `pnpm release:pack`: builds and packs every artifact a user installs into .release/ (ADR 0093):
 // the CLI's tarball with the GUI inside it, the npm SDK's tarball, and the pip SDK's wheel and sdist.
 // Each carries the release version (scripts/release/versions.ts); a version that drifted stops the
 // pack. The Python artifacts are built by the pip SDK's own backend (flit_core, from the machine's

@@ -1,4 +1,4 @@
-// The release version is declared once, as the root package.json's `version` (ADR 0097), and
+// The release version is declared once, as the root package.json's `version` (ADR 0095), and
 // written from there into every artifact a user installs: the CLI's and the npm SDK's package.json,
 // the npm SDK's VERSION constant, and the pip SDK's pyproject.toml and `__version__`. Run by
 // `pnpm generate`; `--check` writes nothing and exits 1 naming each file that drifted (a test runs

@@ -22,7 +22,7 @@ const THREE_GROUPS = [
 ];
 
 /**
- * Progress of a tool call (ADR 0093): one notification per finished group, in completion order,
+ * Progress of a tool call (ADR 0091): one notification per finished group, in completion order,
  * naming the group's id and how many results it holds, never its query; the result is the same
  * with a token as without.
  */

@@ -22,7 +22,7 @@ async function fetchApp(testCase: ParityCase, environment: CaseEnvironment) {
 }
 
 /**
- * The MCP App column (ADR 0092): each case of the `web` column as a chat host shows it, the page of
+ * The MCP App column (ADR 0090): each case of the `web` column as a chat host shows it, the page of
  * `ui://openmates/results` from `openmates mcp` in a sandboxed frame of the test host (the
  * extension's `app-bridge`, in Chromium), handed the call's real tool result; then the cards are
  * read back as the GUI columns read the GUI (page-actions), so the app must show what the tool

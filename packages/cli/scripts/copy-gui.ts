@@ -1,6 +1,6 @@
 // Copies the built GUI (apps/web: its handler wrapper and adapter-node's `build/`) into this
 // package's `gui/`, so the packed CLI carries it and `openmates serve` finds it inside the installed
-// package (ADR 0095). The build is self-contained (adapter-node bundles every dependency of the
+// package (ADR 0093). The build is self-contained (adapter-node bundles every dependency of the
 // app), so nothing of the workspace is needed at run time. Source maps stay behind: they are most
 // of the build's size and a user has no sources for them. Runs as the last step of `build`; when
 // the GUI has not been built it leaves `gui/` out and says so, and `openmates serve` serves the API only.

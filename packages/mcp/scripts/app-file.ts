@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 /**
- * The MCP App page and the app's icons as TypeScript modules (ADR 0090, 0091). The page is
+ * The MCP App page and the app's icons as TypeScript modules (ADR 0088, 0089). The page is
  * `src/app/results-page.ts` bundled by rolldown with the extension's `App` and the GUI's display
  * rules, with its styles (the GUI's card rules and the page's own) and its script inline, and a CSP
  * that admits exactly those two by hash. The icons are the GUI's own (apps/web/static) as `data:`

@@ -69,7 +69,7 @@ function toolDefinition(provider: McpServerOptions['provider'], listed: McpServe
     inputSchema: INPUT_SCHEMA,
     outputSchema: OUTPUT_SCHEMA,
     icons: ICONS,
-    // Always declared: a host with the MCP Apps extension shows the results page, any other ignores it (ADR 0090).
+    // Always declared: a host with the MCP Apps extension shows the results page, any other ignores it (ADR 0088).
     _meta: TOOL_META,
     annotations: {
       title: 'Web search',

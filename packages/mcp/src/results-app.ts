@@ -9,7 +9,7 @@ import type { Icon, ReadResourceResult, Resource } from '@modelcontextprotocol/s
 import { APP_ICONS } from './generated/icons.generated.ts';
 
 /**
- * The MCP App of `web_search` (ADR 0090): a host that speaks the MCP Apps extension renders this
+ * The MCP App of `web_search` (ADR 0088): a host that speaks the MCP Apps extension renders this
  * resource beside the tool result, as the GUI renders results; any other host ignores the tool's
  * `_meta.ui`. The page is one self-contained document (`generated/results-app.generated.ts`, made by
  * `scripts/generate.ts`): its script, styles and the extension's app bundle are inline, and it loads
@@ -17,7 +17,7 @@ import { APP_ICONS } from './generated/icons.generated.ts';
  */
 export const RESULTS_APP_URI = 'ui://openmates/results';
 
-/** The app's icons (the GUI's own, inlined as `data:` URIs, ADR 0091), for the tool and the server. */
+/** The app's icons (the GUI's own, inlined as `data:` URIs, ADR 0089), for the tool and the server. */
 export const ICONS: Icon[] = APP_ICONS.map((icon) => ({ ...icon, sizes: [...icon.sizes] }));
 
 /**

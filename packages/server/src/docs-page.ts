@@ -2,7 +2,7 @@ import { PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 
 // The API reference at /docs is this project's own page, rendered once (at the first request) from the OpenAPI document the
-// server answers at /v1/openapi.json (ADR 0096): plain HTML and one stylesheet, no script, no
+// server answers at /v1/openapi.json (ADR 0094): plain HTML and one stylesheet, no script, no
 // dependency, nothing fetched from elsewhere, so it works offline and under a CSP that allows no
 // script at all. Every operation and every component schema gets a section; a schema reference is a
 // link to its section. Descriptions are plain text whose `backticks` become code.

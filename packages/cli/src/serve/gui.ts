@@ -8,7 +8,7 @@ type NodeHandler = (request: IncomingMessage, response: ServerResponse, next: ()
 
 /**
  * Where the built GUI is: `gui/handler.js` inside this package, copied there from apps/web by the
- * build (`scripts/copy-gui.ts`) and shipped in the packed CLI (ADR 0095). The package's root is the
+ * build (`scripts/copy-gui.ts`) and shipped in the packed CLI (ADR 0093). The package's root is the
  * first directory above this module holding a package.json, wherever the bundler put the module.
  */
 export function locateGui(): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * The script of the MCP App page (ADR 0090): runs in the host's sandboxed frame, receives the
+ * The script of the MCP App page (ADR 0088): runs in the host's sandboxed frame, receives the
  * `web_search` call's input and result through the extension's `App`, and draws the result's
  * groups with the GUI's display rules (`@openmates/result-display`). Every string from the result
  * becomes a text node; nothing is parsed as markup. Links open through the host.
