@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * API reference page rendered from this document
-         * @description Swagger UI, served from local assets (no CDN), rendering this document. Public.
+         * @description One HTML page rendered from this document: no script, nothing fetched elsewhere. Public.
          */
         get: operations["docs"];
         put?: never;
@@ -972,7 +972,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "26f199154c5c07eb8ac5af13add04c228b56ea2e6a947649d97818454c1dc23e";
+export const CONTRACT_FINGERPRINT = "42c935e1c8d35e9331759ceda972a8c25bca5f3a8d88011565f7fd6b1d09cc19";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

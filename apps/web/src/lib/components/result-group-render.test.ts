@@ -19,7 +19,9 @@ beforeAll(async () => {
   const source = readFileSync(new URL('./ResultGroup.svelte', import.meta.url), 'utf8');
   const { js } = compile(source, { generate: 'server', filename: 'ResultGroup.svelte' });
   const href = (path: string) => JSON.stringify(pathToFileURL(path).href);
+  // The cards' stylesheet is Vite's to bundle; rendering HTML does not need it.
   const code = js.code
+    .replace(/^import '@openmates\/result-display\/cards\.css';\n/m, '')
     .replace(`'svelte/internal/server'`, href(require.resolve('svelte/internal/server')))
     .replace(`'@openmates/result-display'`, href(require.resolve('@openmates/result-display')))
     .replace(`'@openmates/contract'`, href(require.resolve('@openmates/contract')));
