@@ -113,15 +113,14 @@ export const searxngCases: ParityCase[] = [
     },
   },
   {
-    name: 'searxng-json-disabled-and-limiter',
+    name: 'searxng-json-disabled-and-html',
     assertion: 'web-search.provider-error.visible',
     description:
-      'JSON output turned off (403), the limiter’s 429, an HTML page and a failed later page: visible errors, earlier pages kept.',
+      'JSON output turned off (403), an HTML page and a failed later page: visible errors, earlier pages kept (the limiter’s 429, which pauses SearXNG for every query, has a case of its own: searxng-429-naming-no-wait-fails).',
     provider,
     request: {
       requests: [
         { id: 'formats', query: 'noformat rust' },
-        { id: 'limiter', query: 'limited rust' },
         { id: 'html', query: 'html rust' },
         { id: 'later', query: 'failater rust' },
       ],
@@ -130,7 +129,6 @@ export const searxngCases: ParityCase[] = [
       code: 'provider_error',
       groups: [
         { id: 'formats', errorCode: 'provider_error', results: [] },
-        { id: 'limiter', errorCode: 'provider_rate_limited', results: [] },
         { id: 'html', errorCode: 'provider_error', results: [] },
         { id: 'later', results: ordinary('failater rust', 1, 10) },
       ],
