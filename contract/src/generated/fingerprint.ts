@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = 'c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215';
+export const CONTRACT_FINGERPRINT = '1d6dd6aaf5bab47c44d85b633f562418f7f2eb0398fae6ed2527c74340e0efd5';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;

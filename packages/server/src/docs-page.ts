@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PATHS } from '@openmates/contract';
+import type { PlainResponse } from './api-core.ts';
 
 // The API reference is Swagger UI (swagger-ui-dist, maintained by SmartBear), served from this
 // package's own dependency: no CDN, so /docs works offline and under a strict CSP.
@@ -38,16 +39,20 @@ const CSP =
 const cache = new Map<string, string>();
 
 /** Answers `/docs` and `/docs/assets/*`, or undefined for any other path. */
-export function docsResponse(pathname: string): Response | undefined {
+export function docsResponse(pathname: string): PlainResponse | undefined {
   const headers = {
     'content-security-policy': CSP,
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
   };
   if (pathname === PATHS.docs || pathname === `${PATHS.docs}/`)
-    return new Response(PAGE, { headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } });
+    return { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body: PAGE };
   if (pathname === `${PATHS.docs}/assets/init.js`)
-    return new Response(INIT_SCRIPT, { headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } });
+    return {
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' },
+      body: INIT_SCRIPT,
+    };
   const name = pathname.startsWith(`${PATHS.docs}/assets/`) ? pathname.slice(PATHS.docs.length + 8) : undefined;
   const asset = name === undefined ? undefined : ASSETS[name];
   if (!asset || name === undefined) return undefined;
@@ -56,7 +61,9 @@ export function docsResponse(pathname: string): Response | undefined {
     bytes = readFileSync(join(assetsDir, asset.file), 'utf8');
     cache.set(name, bytes);
   }
-  return new Response(bytes, {
+  return {
+    status: 200,
     headers: { ...headers, 'content-type': asset.type, 'cache-control': 'public, max-age=3600' },
-  });
+    body: bytes,
+  };
 }
