@@ -41,6 +41,8 @@ export interface ApiCore {
   drain(): void;
   /** The 503 a draining server answers in place of new work. */
   shuttingDown(): Refusal;
+  /** False when the rate limit is off (`OPENMATES_RATE_LIMIT_PER_MIN=0`): nothing is counted or peeked. */
+  readonly limited: boolean;
   /** The caller's key (`null` when no keys are configured); throws the 401 refusal without a valid one. */
   requireKey(authorization: string | null): string | null;
   /** The rate limiter's identity of a caller: its key, else its address. */
@@ -216,6 +218,7 @@ export function createApiCore(
     drain() {
       draining = true;
     },
+    limited: limiter !== undefined,
     shuttingDown: () =>
       new Refusal('not_configured', SHUTTING_DOWN, { headers: { connection: 'close', 'retry-after': '1' } }),
     requireKey,

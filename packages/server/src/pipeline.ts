@@ -128,19 +128,21 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
       );
     if (route.request && exchange.method === route.method) exchange.body = await readBody(request);
     if (route.needsKey) exchange.key = core.requireKey(exchange.header('authorization'));
-    const identity = () =>
-      core.identity(exchange.key, request.socket.remoteAddress, exchange.header('x-forwarded-for'));
-    if (route.metering === 'request') Object.assign(headers, await core.count(identity()));
-    else if (route.metering === 'peek') exchange.rateLimit = await core.peek(identity());
-    else if (route.metering === 'call')
-      exchange.meter = async () => {
-        try {
-          Object.assign(headers, await core.count(identity()));
-        } catch (error) {
-          if (error instanceof Refusal) Object.assign(headers, error.rateLimit);
-          throw error;
-        }
-      };
+    // With the limit off nothing is counted or read: not even the caller's identity is made.
+    if (core.limited && route.metering !== 'none') {
+      const identity = core.identity(exchange.key, request.socket.remoteAddress, exchange.header('x-forwarded-for'));
+      if (route.metering === 'request') Object.assign(headers, await core.count(identity));
+      else if (route.metering === 'peek') exchange.rateLimit = await core.peek(identity);
+      else
+        exchange.meter = async () => {
+          try {
+            Object.assign(headers, await core.count(identity));
+          } catch (error) {
+            if (error instanceof Refusal) Object.assign(headers, error.rateLimit);
+            throw error;
+          }
+        };
+    }
     const operation = operations[route.operation];
     if (!operation) throw new Error(`The route ${route.operation} has no operation.`);
     const answer = await operation(exchange);
@@ -155,8 +157,11 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
     // The one lookup of this request: every step below reads this entry.
     const match = router.match(method, pathname);
     const exchange = new ExchangeState(request, response, method, pathname, match);
+    // One listener for the end of the exchange: a client gone early aborts the work, then the log line.
     response.once('close', () => {
-      const status = exchange.outcome ?? (response.writableFinished ? response.statusCode : 499);
+      const finished = response.writableFinished;
+      if (!finished) exchange.abort();
+      const status = exchange.outcome ?? (finished ? response.statusCode : 499);
       core.logRequest(exchange.requestId, method, match?.template ?? UNMATCHED_TEMPLATE, status, exchange.started);
     });
     if (!match) {
@@ -205,15 +210,15 @@ class ExchangeState implements Exchange {
   /** Made on first use: most answers never need one. */
   get signal(): AbortSignal {
     if (!this.#aborter) {
-      const aborter = new AbortController();
-      this.#aborter = aborter;
-      if (this.response.destroyed) aborter.abort(new Error('The client closed the connection.'));
-      else
-        this.response.once('close', () => {
-          if (!this.response.writableFinished) aborter.abort(new Error('The client closed the connection.'));
-        });
+      this.#aborter = new AbortController();
+      if (this.response.destroyed && !this.response.writableFinished) this.abort();
     }
     return this.#aborter.signal;
+  }
+
+  /** The client went away before its answer was written: whatever runs for it stops. */
+  abort(): void {
+    this.#aborter?.abort(new Error('The client closed the connection.'));
   }
 
   get aborted(): boolean {
@@ -226,9 +231,8 @@ class ExchangeState implements Exchange {
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
-  meter: () => Promise<void> = async () => {
-    throw new Error('This route is not metered per call.');
-  };
+  /** Counts nothing unless the route is metered per call with the limit on (the request path sets it then). */
+  meter: () => Promise<void> = async () => {};
 }
 
 /** `Vary` lists every header an answer depends on: the chain's and the operation's together. */
