@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215"
+CONTRACT_FINGERPRINT: Final = "1d6dd6aaf5bab47c44d85b633f562418f7f2eb0398fae6ed2527c74340e0efd5"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

@@ -574,10 +574,6 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -587,10 +583,6 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -769,10 +761,6 @@ export interface operations {
             /** @description Requests from this origin or host name are not allowed. */
             403: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -782,10 +770,6 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -795,10 +779,6 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -966,7 +946,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "c724269d00cd685a2b135a5f9a8ddaf1fb8d03d603584d2262c9d643de344215";
+export const CONTRACT_FINGERPRINT = "1d6dd6aaf5bab47c44d85b633f562418f7f2eb0398fae6ed2527c74340e0efd5";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
