@@ -81,8 +81,6 @@ export interface PipelineOptions {
 export function createPipeline(options: PipelineOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const { core, router, operations, shapers, allowHost } = options;
 
-  const write = (exchange: ExchangeState, answer: Answer) => writeAnswer(exchange, answer);
-
   function refuse(exchange: ExchangeState, tag: RouteDefinition['tag'], error: unknown): void {
     const refusal = Refusal.of(error);
     const { response } = exchange;
@@ -98,7 +96,7 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
       response.destroy();
       return;
     }
-    write(exchange, shapers[tag](refusal ?? new Refusal('internal_error'), exchange.requestId));
+    writeAnswer(exchange, shapers[tag](refusal ?? new Refusal('internal_error'), exchange.requestId));
   }
 
   async function run(exchange: ExchangeState, match: RouteMatch): Promise<void> {
@@ -111,7 +109,7 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
       const origin = exchange.header('origin');
       if (exchange.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
         const preflight = core.preflight(origin, match.allow);
-        if (preflight) return write(exchange, preflight);
+        if (preflight) return writeAnswer(exchange, preflight);
       }
       Object.assign(headers, core.cors(origin));
     }
@@ -146,7 +144,7 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
     const operation = operations[route.operation];
     if (!operation) throw new Error(`The route ${route.operation} has no operation.`);
     const answer = await operation(exchange);
-    if (answer !== SENT) write(exchange, answer);
+    writeAnswer(exchange, answer);
   }
 
   return (request, response) => {
@@ -165,7 +163,7 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
       core.logRequest(exchange.requestId, method, match?.template ?? UNMATCHED_TEMPLATE, status, exchange.started);
     });
     if (!match) {
-      write(exchange, shapers.web(new Refusal('not_found'), exchange.requestId));
+      writeAnswer(exchange, shapers.web(new Refusal('not_found'), exchange.requestId));
       return;
     }
     run(exchange, match).catch((error: unknown) => refuse(exchange, match.tag, error));
