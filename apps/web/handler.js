@@ -1,5 +1,6 @@
 // The GUI as a node `(req, res, next)` handler, for `openmates serve` to mount beside the API
-// (`listen(handler, { fallback })`). It wraps the adapter-node build in ./build.
+// (`createServer(settings, { gui })`, which hands it every path the API does not own, through the
+// API's request path). It wraps the adapter-node build in ./build.
 //
 // SvelteKit 3's adapter-node has no ORIGIN variable: it builds each request's origin from the Host
 // header and the header named by PROTOCOL_HEADER, assuming https when that is unset. Served over

@@ -14,7 +14,7 @@ import {
   WebSearchResponseSchema,
   WebSearchResultSchema,
 } from './response-schemas.ts';
-import { ROUTES, type RouteAnswer, type RouteDefinition } from './routes.ts';
+import { carriesRateLimit, isMetered, ROUTES, type RouteAnswer, type RouteDefinition } from './routes.ts';
 import {
   SearchStreamDoneEventSchema,
   SearchStreamErrorEventSchema,
@@ -69,10 +69,12 @@ function responses(route: RouteDefinition, variants: readonly RouteDefinition[])
           }
         : extra;
     }
-  // A counted route's answers carry the caller's rate-limit state; a 401 is refused before counting.
-  if (route.rateLimited)
-    for (const [status, answer] of Object.entries(merged))
-      if (Number(status) !== 401) answer.headers = { ...RATE_LIMIT_ROUTE_HEADERS, ...answer.headers };
+  // A counted route's answers carry the caller's rate-limit state, but for the refusals made before counting.
+  if (isMetered(route))
+    for (const [status, answer] of Object.entries(merged)) {
+      const declared = route.responses[Number(status)];
+      if (!declared || carriesRateLimit(declared)) answer.headers = { ...RATE_LIMIT_ROUTE_HEADERS, ...answer.headers };
+    }
   return merged;
 }
 

@@ -8,6 +8,8 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { PATHS } from './paths.ts';
 import {
   API_NAMESPACE,
+  createRouter,
+  GUI_ROUTE,
   isApiPath,
   matchRoute,
   ROUTE_TABLE,
@@ -27,7 +29,7 @@ describe('the route table', () => {
       const base = ROUTES.find((r) => r.operation === route.variant?.of);
       expect(base, route.operation).toBeDefined();
       expect([base?.method, base?.path]).toEqual([route.method, route.path]);
-      expect([base?.needsKey, base?.rateLimited]).toEqual([route.needsKey, route.rateLimited]);
+      expect([base?.needsKey, base?.metering]).toEqual([route.needsKey, route.metering]);
     }
   });
 
@@ -65,6 +67,12 @@ describe('the route table', () => {
   });
 });
 
+/** The methods a 405 names for a method and path, or what else the lookup found. */
+function refused(method: string, pathname: string): readonly string[] | string | undefined {
+  const match = matchRoute(method, pathname);
+  return match?.route ? `route ${match.route.operation}` : match?.allow;
+}
+
 describe('matchRoute', () => {
   it('finds the route of a method and path, HEAD as GET', () => {
     expect(matchRoute('POST', PATHS.search)?.route?.operation).toBe('search');
@@ -75,23 +83,46 @@ describe('matchRoute', () => {
   });
 
   it('answers the methods of a known path for a method it does not take', () => {
-    expect(matchRoute('DELETE', PATHS.search)).toEqual({ allow: ['GET', 'HEAD', 'POST'] });
-    expect(matchRoute('POST', PATHS.openapi)).toEqual({ allow: ['GET', 'HEAD'] });
-    expect(matchRoute('PUT', PATHS.health)).toEqual({ allow: ['GET', 'HEAD'] });
-    expect(matchRoute('POST', `${PATHS.docs}/assets/x.css`)).toEqual({ allow: ['GET', 'HEAD'] });
-    expect(matchRoute('GET', PATHS.mcp)).toEqual({ allow: ['POST'] });
-    expect(matchRoute('DELETE', PATHS.mcp)).toEqual({ allow: ['POST'] });
+    expect(refused('DELETE', PATHS.search)).toEqual(['GET', 'HEAD', 'POST']);
+    expect(refused('POST', PATHS.openapi)).toEqual(['GET', 'HEAD']);
+    expect(refused('PUT', PATHS.health)).toEqual(['GET', 'HEAD']);
+    expect(refused('POST', `${PATHS.docs}/assets/x.css`)).toEqual(['GET', 'HEAD']);
+    expect(refused('GET', PATHS.mcp)).toEqual(['POST']);
+    expect(refused('DELETE', PATHS.mcp)).toEqual(['POST']);
   });
 
-  it('hands every method under the tRPC prefix to tRPC, which refuses in its own envelope', () => {
-    for (const method of ['GET', 'POST', 'DELETE'])
-      for (const path of [PATHS.trpc, ROUTE_TABLE.trpcSearch.path, `${PATHS.trpc}/webSearch.nope`])
-        expect(matchRoute(method, path)?.route?.operation).toBe('trpcSearch');
+  it('hands every path under the tRPC prefix to tRPC, and names its surface on a 405 (refused in its envelope)', () => {
+    for (const path of [PATHS.trpc, ROUTE_TABLE.trpcSearch.path, `${PATHS.trpc}/webSearch.nope`]) {
+      expect(matchRoute('POST', path)?.route?.operation).toBe('trpcSearch');
+      for (const method of ['GET', 'DELETE'])
+        expect(matchRoute(method, path)).toMatchObject({ allow: ['POST'], tag: 'trpc' });
+    }
   });
 
   it('knows no other path', () => {
     for (const path of ['/', '/nope', `${API_NAMESPACE}/apps/web/skills/other`, '/docsx', '/trpcx', '/healthz/x'])
       expect([path, matchRoute('GET', path)]).toEqual([path, undefined]);
+  });
+});
+
+describe('createRouter', () => {
+  const probe = { ...ROUTE_TABLE.health, operation: 'probe', path: '/probe' } as const;
+  const router = createRouter({ ...ROUTE_TABLE, probe }, { pages: GUI_ROUTE });
+
+  it('matches a route added to a copy of the table, and the GUI on every path the table does not own', () => {
+    expect(router.match('GET', '/probe')?.route?.operation).toBe('probe');
+    expect(router.match('GET', '/probe')?.template).toBe('/probe');
+    expect(matchRoute('GET', '/probe')).toBeUndefined();
+    for (const path of ['/', '/search', '/docsx'])
+      expect([path, router.match('POST', path)?.route?.operation]).toEqual([path, 'gui']);
+    // The versioned namespace stays the API's: an unknown path there is its 404, not a page.
+    expect(router.match('GET', `${API_NAMESPACE}/nope`)).toBeUndefined();
+    expect(router.match('GET', '/')?.template).toBe('/*');
+  });
+
+  it('answers each lookup with the same object, built once', () => {
+    expect(router.match('POST', PATHS.search)).toBe(router.match('POST', PATHS.search));
+    expect(router.match('HEAD', PATHS.search)).toBe(router.match('GET', PATHS.search));
   });
 });
 

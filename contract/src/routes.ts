@@ -37,6 +37,30 @@ export interface BodyAnswer {
 
 export type RouteAnswer = ErrorAnswer | BodyAnswer;
 
+/** How a route meets the rate limit (see `RouteDefinition.metering`). */
+export type Metering = 'request' | 'call' | 'peek' | 'none';
+
+/**
+ * The refusals a request meets before it is counted: a server checks the `Host` and `Origin`, the
+ * body's limits and the key first, so these answers of a metered route carry no rate-limit state.
+ */
+export const REFUSED_BEFORE_COUNTING = [
+  'forbidden',
+  'payload_too_large',
+  'unsupported_media_type',
+  'unauthorized',
+] as const satisfies readonly ErrorCode[];
+
+/** True for an answer of a metered route that carries the caller's rate-limit state. */
+export function carriesRateLimit(answer: RouteAnswer): boolean {
+  return !('error' in answer && (REFUSED_BEFORE_COUNTING as readonly ErrorCode[]).includes(answer.error));
+}
+
+/** True when the route's answers count against the rate limit (and so carry the caller's state). */
+export function isMetered(route: Pick<RouteDefinition, 'metering'>): boolean {
+  return route.metering === 'request' || route.metering === 'call';
+}
+
 export interface RouteDefinition {
   /** The operation's name: the OpenAPI operationId, the SDKs' name for the call. */
   operation: string;
@@ -48,10 +72,7 @@ export interface RouteDefinition {
    * answers the ones it does not know (404). Without it, only `path` matches.
    */
   prefix?: string;
-  /**
-   * Every method reaches the route's handler, which refuses the others itself: tRPC answers its
-   * refusals in its own envelope, not in the contract's ErrorResponse.
-   */
+  /** Every method reaches the route's operation (the GUI's pages take form posts too); otherwise a 405. */
   anyMethod?: boolean;
   /**
    * The same method and path as operation `of`, chosen by the request's `Accept` naming `accept`
@@ -61,9 +82,19 @@ export interface RouteDefinition {
   variant?: { of: string; accept: string };
   /** Needs a valid API key when the server is started with keys (`OPENMATES_API_KEYS`); public otherwise. */
   needsKey: boolean;
-  /** Counts against the per-key (or per-address) rate limit. */
-  rateLimited: boolean;
-  tag: 'web' | 'trpc' | 'mcp' | 'meta';
+  /**
+   * How the route meets the per-key (or per-address) rate limit: `request`, each request counts
+   * once, after its key; `call`, each metered call inside the request counts (an MCP `tools/call`,
+   * not its handshake or listings); `peek`, the caller's state is read without counting; `none`.
+   */
+  metering: Metering;
+  /**
+   * The route is reachable from browsers without CORS's protection (JSON-RPC over POST): its `Host`
+   * and `Origin` are checked against the bound names and the allowed origins (403 otherwise).
+   */
+  guardsHost?: true;
+  /** The surface the route belongs to; it also picks how a refusal is worded (tRPC's envelope, JSON-RPC, JSON). */
+  tag: 'web' | 'trpc' | 'mcp' | 'meta' | 'gui';
   summary: string;
   description: string;
   /** The JSON request body, when the route takes one. */
@@ -94,7 +125,7 @@ export const ROUTE_TABLE = {
     method: 'POST',
     path: SEARCH,
     needsKey: true,
-    rateLimited: true,
+    metering: 'request',
     tag: 'web',
     summary: `Search the web: a batch of 1 to ${MAX_BATCH_ITEMS} queries`,
     description:
@@ -129,7 +160,7 @@ export const ROUTE_TABLE = {
     path: SEARCH,
     variant: { of: 'search', accept: EVENT_STREAM_MEDIA_TYPE },
     needsKey: true,
-    rateLimited: true,
+    metering: 'request',
     tag: 'web',
     summary: 'The same search as a stream of events, each group as its query finishes',
     description:
@@ -148,7 +179,8 @@ export const ROUTE_TABLE = {
     method: 'GET',
     path: SEARCH,
     needsKey: true,
-    rateLimited: false,
+    // A client (the GUI's key prompt) checks a key and its state without spending a search.
+    metering: 'peek',
     tag: 'web',
     summary: 'Skill info: limits, provider, honoured options, fingerprint and assertion ids',
     description:
@@ -163,9 +195,8 @@ export const ROUTE_TABLE = {
     method: 'POST',
     path: `${TRPC}/${TRPC_SEARCH_PROCEDURE}`,
     prefix: TRPC,
-    anyMethod: true,
     needsKey: true,
-    rateLimited: true,
+    metering: 'request',
     tag: 'trpc',
     summary: 'The same search as a tRPC mutation (no batching)',
     description:
@@ -184,7 +215,8 @@ export const ROUTE_TABLE = {
     method: 'POST',
     path: '/mcp',
     needsKey: true,
-    rateLimited: true,
+    metering: 'call',
+    guardsHost: true,
     tag: 'mcp',
     summary: 'MCP over Streamable HTTP: the web_search tool for AI agents',
     description:
@@ -212,7 +244,7 @@ export const ROUTE_TABLE = {
     method: 'GET',
     path: `${API_NAMESPACE}/openapi.json`,
     needsKey: false,
-    rateLimited: false,
+    metering: 'none',
     tag: 'meta',
     summary: 'This OpenAPI document',
     description: 'The OpenAPI 3.1 document of this API, exactly as committed in `contract/openapi.json`. Public.',
@@ -228,7 +260,7 @@ export const ROUTE_TABLE = {
     // The page's own assets live under it.
     prefix: '/docs',
     needsKey: false,
-    rateLimited: false,
+    metering: 'none',
     tag: 'meta',
     summary: 'API reference page rendered from this document',
     description: 'One HTML page rendered from this document: no script, nothing fetched elsewhere. Public.',
@@ -242,7 +274,7 @@ export const ROUTE_TABLE = {
     method: 'GET',
     path: '/healthz',
     needsKey: false,
-    rateLimited: false,
+    metering: 'none',
     tag: 'meta',
     summary: 'Liveness check',
     description:
@@ -257,7 +289,7 @@ export const ROUTE_TABLE = {
     method: 'GET',
     path: '/readyz',
     needsKey: false,
-    rateLimited: false,
+    metering: 'none',
     tag: 'meta',
     summary: 'Readiness check: never calls a paid provider, does not depend on Redis',
     description:
@@ -276,7 +308,7 @@ export const ROUTE_TABLE = {
     method: 'GET',
     path: '/metrics',
     needsKey: true,
-    rateLimited: false,
+    metering: 'none',
     tag: 'meta',
     summary: 'Prometheus metrics (text exposition format)',
     description:
@@ -293,6 +325,24 @@ export const ROUTE_TABLE = {
 
 export type OperationName = keyof typeof ROUTE_TABLE;
 
+/**
+ * The GUI's pages and files on the origin it shares with the API: what a server that mounts the GUI
+ * answers for every path the route table does not own. Not a route of the API (the OpenAPI document
+ * leaves it out): public, never metered, without CORS (a page's own paths are not the API's).
+ */
+export const GUI_ROUTE = {
+  operation: 'gui',
+  method: 'GET',
+  path: '/',
+  anyMethod: true,
+  needsKey: false,
+  metering: 'none',
+  tag: 'gui',
+  summary: 'The web GUI',
+  description: "The GUI's pages, forms and static files (SvelteKit), mounted beside the API.",
+  responses: { 200: { description: 'A page or file of the GUI.' } },
+} as const satisfies RouteDefinition;
+
 /** Every route, in table order. */
 export const ROUTES: readonly RouteDefinition[] = Object.values(ROUTE_TABLE);
 
@@ -306,78 +356,118 @@ export function allowedMethods(routes: readonly RouteDefinition[]): string[] {
   return [...methods].sort();
 }
 
-/** The routes that answer one path (or one prefix), and the methods they allow together. */
-interface PathEntry {
-  routes: RouteDefinition[];
-  allow: readonly string[];
-  /** Set for the routes of a prefix. */
-  prefix?: string;
-}
-
-function pathEntries(prefixes: boolean): Map<string, PathEntry> {
-  const byPath = new Map<string, RouteDefinition[]>();
-  for (const route of ROUTES) {
-    const path = prefixes ? route.prefix : route.prefix === undefined ? route.path : undefined;
-    if (path === undefined || route.variant) continue;
-    byPath.set(path, [...(byPath.get(path) ?? []), route]);
-  }
-  return new Map(
-    [...byPath].map(([path, routes]) => [
-      path,
-      { routes, allow: allowedMethods(routes), ...(prefixes ? { prefix: path } : {}) },
-    ]),
-  );
-}
-
-const EXACT = pathEntries(false);
-const PREFIXES = pathEntries(true);
-
-/** The routes that own `pathname`: its exact path's, else those of the prefix it is at or under. */
-function owner(pathname: string): PathEntry | undefined {
-  const exact = EXACT.get(pathname);
-  if (exact) return exact;
-  for (const [prefix, entry] of PREFIXES) if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return entry;
-  return undefined;
-}
-
 /** The outcome of a route lookup: the route that answers, or only the methods the path allows (405). */
 export interface RouteMatch {
+  /** The route that answers; absent when the path is the API's but the method is not (405). */
   route?: RouteDefinition;
   /** The path's methods, for the `Allow` header of a 405. */
   allow: readonly string[];
+  /**
+   * The route's template for logs and metrics: its path, a prefix's own path (with `/*` when its
+   * route is documented at a path under it, like tRPC's procedures). Never the raw path, which
+   * could carry text a caller typed.
+   */
+  template: string;
+  /** The surface of the path's routes: how a 405 there is worded (JSON-RPC on the MCP endpoint). */
+  tag: RouteDefinition['tag'];
+}
+
+/** A route table made into lookups, once: what the server resolves each request with. */
+export interface Router {
+  /**
+   * What answers a method and path: `undefined` when no route owns the path; a match with `route`;
+   * or one without (the path is the table's, the method is not: 405 with `allow`). HEAD finds the
+   * GET route. Variants are not dispatched on their own: the search route picks its event stream
+   * from `Accept`. The answers are shared objects, built with the router.
+   */
+  match(method: string, pathname: string): RouteMatch | undefined;
+  /**
+   * True for the paths the API owns on an origin it shares with the GUI: every route's path and
+   * prefix, and all of the versioned namespace (where an unknown path is the API's 404).
+   */
+  owns(pathname: string): boolean;
+}
+
+/** The routes that answer one path (or one prefix), their answers by method, and their 405. */
+interface PathEntry {
+  byMethod: Map<string, RouteMatch>;
+  /** The route taking every method, when there is one. */
+  any?: RouteMatch;
+  refused: RouteMatch;
+}
+
+/** The template of lookups that fall to no route (a 404): one label however many paths are scanned. */
+export const UNMATCHED_TEMPLATE = 'other';
+
+function pathEntry(routes: readonly RouteDefinition[], prefix: string | undefined): PathEntry {
+  const allow = allowedMethods(routes);
+  const template =
+    prefix === undefined ? (routes[0]?.path ?? '') : routes.every((r) => r.path === prefix) ? prefix : `${prefix}/*`;
+  const tag = routes[0]?.tag ?? 'web';
+  const byMethod = new Map<string, RouteMatch>();
+  let any: RouteMatch | undefined;
+  for (const route of routes) {
+    const match: RouteMatch = Object.freeze({ route, allow, template, tag });
+    if (route.anyMethod) any ??= match;
+    if (!byMethod.has(route.method)) byMethod.set(route.method, match);
+    if (route.method === 'GET' && !byMethod.has('HEAD')) byMethod.set('HEAD', match);
+  }
+  return { byMethod, ...(any ? { any } : {}), refused: Object.freeze({ allow, template, tag }) };
 }
 
 /**
- * What the API answers for a method and path: `undefined` when no route owns the path; `route`
- * with the route that answers; or no `route` when the path is the API's but the method is not
- * (405, with `allow` for the `Allow` header). HEAD finds the GET route. Variants are not
- * dispatched on their own: the search route picks its event stream from `Accept`.
+ * Builds the lookups of a route table (the contract's, or a copy with more routes). With `pages`
+ * (a server mounting the GUI: `GUI_ROUTE`), every path the table does not own matches that route.
  */
+export function createRouter(
+  table: Readonly<Record<string, RouteDefinition>>,
+  options: { pages?: RouteDefinition } = {},
+): Router {
+  const exact = new Map<string, RouteDefinition[]>();
+  const prefixed = new Map<string, RouteDefinition[]>();
+  for (const route of Object.values(table)) {
+    if (route.variant) continue;
+    const [map, path] = route.prefix === undefined ? [exact, route.path] : [prefixed, route.prefix];
+    map.set(path, [...(map.get(path) ?? []), route]);
+  }
+  const exactEntries = new Map([...exact].map(([path, routes]) => [path, pathEntry(routes, undefined)]));
+  const prefixEntries = [...prefixed].map(([prefix, routes]) => [prefix, pathEntry(routes, prefix)] as const);
+  const owner = (pathname: string): PathEntry | undefined => {
+    const entry = exactEntries.get(pathname);
+    if (entry) return entry;
+    for (const [prefix, candidate] of prefixEntries)
+      if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return candidate;
+    return undefined;
+  };
+  const owns = (pathname: string) => pathname.startsWith(`${API_NAMESPACE}/`) || owner(pathname) !== undefined;
+  const { pages } = options;
+  const page: RouteMatch | undefined = pages
+    ? Object.freeze({ route: pages, allow: allowedMethods([pages]), template: `${pages.path}*`, tag: pages.tag })
+    : undefined;
+  return {
+    match(method, pathname) {
+      const entry = owner(pathname);
+      if (entry === undefined) return page && !owns(pathname) ? page : undefined;
+      return entry.any ?? entry.byMethod.get(method) ?? entry.refused;
+    },
+    owns,
+  };
+}
+
+/** The contract's own table, as lookups. */
+export const ROUTER: Router = createRouter(ROUTE_TABLE);
+
+/** `ROUTER.match`: what answers a method and path in the contract's table. */
 export function matchRoute(method: string, pathname: string): RouteMatch | undefined {
-  const entry = owner(pathname);
-  if (entry === undefined) return undefined;
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  const route = entry.routes.find((r) => r.anyMethod === true || r.method === wanted);
-  return route ? { route, allow: entry.allow } : { allow: entry.allow };
+  return ROUTER.match(method, pathname);
 }
 
-/**
- * True for the paths the API owns on an origin it shares with the GUI: every route's path and
- * prefix, and all of the versioned namespace (where an unknown path is the API's 404).
- */
+/** `ROUTER.owns`: true for the paths the API owns on an origin it shares with the GUI. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith(`${API_NAMESPACE}/`) || owner(pathname) !== undefined;
+  return ROUTER.owns(pathname);
 }
 
-/**
- * The route template for logs and metrics: a route's path, a prefix's own path (with `/*` when its
- * route is documented at a path under it, like tRPC's procedures), or `other`. Never the raw path,
- * which could carry text a caller typed, and a 404 scan cannot grow the metrics' label set.
- */
+/** The route template of a path for logs and metrics (`RouteMatch.template`), `other` for no route. */
 export function routeTemplate(pathname: string): string {
-  const entry = owner(pathname);
-  if (entry === undefined) return 'other';
-  if (entry.prefix === undefined) return pathname;
-  const { prefix } = entry;
-  return entry.routes.every((r) => r.path === prefix) ? prefix : `${prefix}/*`;
+  return ROUTER.match('GET', pathname)?.template ?? UNMATCHED_TEMPLATE;
 }

@@ -23,6 +23,18 @@ import autocannon, { type Options } from 'autocannon';
 const QUERIES = ['benchmark query one', 'benchmark query two', 'benchmark query three', 'benchmark query four'];
 const ONE = JSON.stringify({ requests: [{ query: 'benchmark query' }] });
 const FIVE = JSON.stringify({ requests: ['benchmark query', ...QUERIES].map((query) => ({ query })) });
+/**
+ * The markup variant: the fixture's `marked` scenario puts inline `<strong>` markup in every title
+ * and description and varies them with each answer (so no memo of cleaned text helps), the
+ * tabloid filter is off, and the proxy asks Brave for the same count as the server (10: without
+ * the filter the engine asks for `count` itself).
+ */
+const MARKED = ['marked benchmark query', ...QUERIES.map((q) => `marked ${q}`)];
+const ONE_MARKED = JSON.stringify({ requests: [{ query: MARKED[0], filter_tabloids: false }] });
+const FIVE_MARKED = JSON.stringify({ requests: MARKED.map((query) => ({ query, filter_tabloids: false })) });
+/** What the server asks Brave for per query: twice `count` (10) with the tabloid filter on, `count` without. */
+const PLAIN_COUNT = 20;
+const MARKED_COUNT = 10;
 /** Seconds of measurement per side (`BENCH_DURATION_S`, default 10), split over `ROUNDS` rounds. */
 const SECONDS = Number(process.env.BENCH_DURATION_S ?? 10);
 /** Short alternated rounds follow the load of a shared machine more closely than long ones. */
@@ -128,40 +140,45 @@ interface MappedResult {
  * server's own cache-hit answer, so of the same size) to every request; and, for comparison, that
  * floor reading and parsing the request body before it answers.
  */
-async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Promise<void> {
+async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): Promise<void> {
+  const [floorBody = '', markedFloorBody = ''] = JSON.parse(floorBodies) as string[];
   const agent = new Agent({ keepAlive: true });
-  const upstream = (query: string) =>
+  const upstream = (query: string, count: number) =>
     `${baseUrl}/web/search?${new URLSearchParams({
       q: query,
-      count: '20',
+      count: String(count),
       country: 'US',
       safesearch: 'moderate',
       text_decorations: 'false',
       result_filter: 'web',
     })}`;
-  function ask(query: string): Promise<MappedResult[]> {
+  function ask(query: string, count: number): Promise<MappedResult[]> {
     return new Promise((resolve, reject) => {
-      const out = httpRequest(upstream(query), { agent, headers: { 'x-subscription-token': apiKey } }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.once('error', reject);
-        answer.once('end', () => {
-          try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-              web?: { results?: { url: string; title: string; description?: string }[] };
-            };
-            resolve(
-              (parsed.web?.results ?? []).map((r) => ({
-                url: r.url,
-                title: r.title,
-                description: r.description ?? '',
-              })),
-            );
-          } catch (error) {
-            reject(error);
-          }
-        });
-      });
+      const out = httpRequest(
+        upstream(query, count),
+        { agent, headers: { 'x-subscription-token': apiKey } },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.once('error', reject);
+          answer.once('end', () => {
+            try {
+              const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+                web?: { results?: { url: string; title: string; description?: string }[] };
+              };
+              resolve(
+                (parsed.web?.results ?? []).map((r) => ({
+                  url: r.url,
+                  title: r.title,
+                  description: r.description ?? '',
+                })),
+              );
+            } catch (error) {
+              reject(error);
+            }
+          });
+        },
+      );
       out.once('error', reject);
       out.end();
     });
@@ -187,39 +204,47 @@ async function runProxy(baseUrl: string, apiKey: string, floorBody: string): Pro
         'content-length': Buffer.byteLength(body),
       })
       .end(body);
-  const proxy = createServer((req, res) => {
-    readJson(req)
-      .then(async ({ requests }) => {
-        const groups = await Promise.all(requests.map(async (r, id) => ({ id, results: await ask(r.query) })));
-        send(res, 200, JSON.stringify({ results: groups, provider: 'Brave' }));
-      })
-      .catch(() => send(res, 502, '{"error":"upstream"}'));
-  });
-  const floorBytes = Buffer.from(floorBody);
-  const answerFixed = (res: ServerResponse) =>
+  const proxyAsking = (count: number) =>
+    createServer((req, res) => {
+      readJson(req)
+        .then(async ({ requests }) => {
+          const groups = await Promise.all(requests.map(async (r, id) => ({ id, results: await ask(r.query, count) })));
+          send(res, 200, JSON.stringify({ results: groups, provider: 'Brave' }));
+        })
+        .catch(() => send(res, 502, '{"error":"upstream"}'));
+    });
+  const answerFixed = (res: ServerResponse, bytes: Buffer) =>
     res
-      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': floorBytes.length })
-      .end(floorBytes);
-  const floor = createServer((req, res) => {
-    req.resume();
-    req.once('end', () => answerFixed(res));
-  });
-  // For comparison, not a target: the floor that reads and parses the request body first.
-  const readingFloor = createServer((req, res) => {
-    readJson(req).then(
-      () => answerFixed(res),
-      () => send(res, 400, '{"error":"body"}'),
-    );
-  });
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length })
+      .end(bytes);
+  const fixedFloor = (body: string) => {
+    const bytes = Buffer.from(body);
+    return createServer((req, res) => {
+      req.resume();
+      req.once('end', () => answerFixed(res, bytes));
+    });
+  };
+  // The floor that reads and parses the request body first: what a cache hit is held to.
+  const readingFloorOf = (body: string) => {
+    const bytes = Buffer.from(body);
+    return createServer((req, res) => {
+      readJson(req).then(
+        () => answerFixed(res, bytes),
+        () => send(res, 400, '{"error":"body"}'),
+      );
+    });
+  };
   const listening = async (s: ReturnType<typeof createServer>) => {
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   };
   answerCpu();
   const urls = {
-    proxy: await listening(proxy),
-    floor: await listening(floor),
-    readingFloor: await listening(readingFloor),
+    proxy: await listening(proxyAsking(PLAIN_COUNT)),
+    proxyMarked: await listening(proxyAsking(MARKED_COUNT)),
+    floor: await listening(fixedFloor(floorBody)),
+    readingFloor: await listening(readingFloorOf(floorBody)),
+    readingFloorMarked: await listening(readingFloorOf(markedFloorBody)),
   };
   process.send?.({ urls } satisfies Message);
 }
@@ -390,13 +415,16 @@ async function main(): Promise<void> {
     await post(server, ONE);
     // The floor answers the server's own cache-hit body, byte for byte.
     const hitBody = await post(servers.memoryCached as string, ONE);
+    const markedHitBody = await post(servers.memoryCached as string, ONE_MARKED);
     await post(servers.replicaA as string, ONE);
-    const reference = await child(['proxy', baseUrl, apiKey, hitBody]);
+    const reference = await child(['proxy', baseUrl, apiKey, JSON.stringify([hitBody, markedHitBody])]);
     children.push(reference.process);
-    const { proxy, floor, readingFloor } = urlsOf(reference.message) as {
+    const { proxy, proxyMarked, floor, readingFloor, readingFloorMarked } = urlsOf(reference.message) as {
       proxy: string;
+      proxyMarked: string;
       floor: string;
       readingFloor: string;
+      readingFloorMarked: string;
     };
 
     const cpuRun = process.env.BENCH_CPU_RUN;
@@ -407,9 +435,10 @@ async function main(): Promise<void> {
       // inverse of it, so the ratio of CPU per request reads like the throughput ratio.
       const hit = cpuRun === 'hit';
       const pick = hit ? 'memoryCached' : 'server';
-      const body = cpuRun === 'five' ? FIVE : ONE;
+      const marked = cpuRun.startsWith('marked');
+      const body = { five: FIVE, marked: ONE_MARKED, 'marked-five': FIVE_MARKED }[cpuRun] ?? ONE;
       const sides: [string, ChildProcess, string][] = [
-        [hit ? 'floor' : 'proxy', reference.process, hit ? floor : proxy],
+        [hit ? 'floor' : 'proxy', reference.process, hit ? floor : marked ? proxyMarked : proxy],
         ['this tree', ours.process, servers[pick] as string],
       ];
       if (baseline && baselineProcess) sides.push(['baseline', baselineProcess, baseline[pick] as string]);
@@ -433,10 +462,11 @@ async function main(): Promise<void> {
     }
 
     if (profiling) {
-      // BENCH_PROFILE_RUN=hit profiles cache hits in process, =five requests of five queries.
+      // BENCH_PROFILE_RUN=hit profiles cache hits in process, =five requests of five queries,
+      // =marked and =marked-five the markup variant's.
       const run = process.env.BENCH_PROFILE_RUN ?? 'one';
       const target = run === 'hit' ? (servers.memoryCached as string) : server;
-      const body = run === 'five' ? FIVE : ONE;
+      const body = { five: FIVE, marked: ONE_MARKED, 'marked-five': FIVE_MARKED }[run] ?? ONE;
       await measure(target, body, { duration: 2 });
       const begun = await cpuOf(ours.process);
       const profiled = await measure(target, body, { duration: SECONDS });
@@ -479,6 +509,19 @@ async function main(): Promise<void> {
       overallRate: RATE,
       connections: RATE_CONNECTIONS,
     });
+    // The markup variant, against the proxy asking the same count.
+    const markedSides = { proxy: proxyMarked, server };
+    const oneMarked = await alternate(markedSides, ONE_MARKED, {});
+    const fiveMarked = await alternate(markedSides, FIVE_MARKED, {});
+    const latencyMarked = await alternate(markedSides, ONE_MARKED, {
+      overallRate: RATE,
+      connections: RATE_CONNECTIONS,
+    });
+    const hitsMarked = await alternate(
+      { readingFloor: readingFloorMarked, memoryHit: servers.memoryCached as string },
+      ONE_MARKED,
+      {},
+    );
 
     const throughputTable = (
       m: Record<string, Measurement>,
@@ -492,9 +535,21 @@ async function main(): Promise<void> {
   baseline server (${baselineTree}) ${rate(m.baseline)}   ${ratio(m.baseline, m.proxy)}x; this tree ${ratio(m.server, m.baseline)}x the baseline`
       : ''
   }`;
-    const addedP50 = (latency.server?.p50 ?? 0) - (latency.proxy?.p50 ?? 0);
-    const addedP99 = (latency.server?.p99 ?? 0) - (latency.proxy?.p99 ?? 0);
-    const hitRatio = (hits.memoryHit?.rps ?? 0) / (hits.floor?.rps ?? 1);
+    const latencyTable = (m: Record<string, Measurement>) => {
+      const p50 = (m.server?.p50 ?? 0) - (m.proxy?.p50 ?? 0);
+      const p99 = (m.server?.p99 ?? 0) - (m.proxy?.p99 ?? 0);
+      return `  proxy                                                 ${ms(m.proxy?.p50 ?? Number.NaN).padEnd(12)} ${ms(m.proxy?.p99 ?? Number.NaN)}
+  server                                                ${ms(m.server?.p50 ?? Number.NaN).padEnd(12)} ${ms(m.server?.p99 ?? Number.NaN)}
+  added by the server                                   ${signed(p50).padEnd(12)} ${signed(p99)}
+  (targets: p50 <= +0.5 ms: ${verdict(p50 <= 0.5)}; p99 <= +2 ms: ${verdict(p99 <= 2)})`;
+    };
+    const hitRatio = (hits.memoryHit?.rps ?? 0) / (hits.readingFloor?.rps ?? 1);
+    const markedHitRatio = (hitsMarked.memoryHit?.rps ?? 0) / (hitsMarked.readingFloor?.rps ?? 1);
+    const markedTable = (
+      m: Record<string, Measurement>,
+      target: number,
+    ) => `  proxy asking ${MARKED_COUNT}               ${rate(m.proxy)}
+  server                        ${rate(m.server)}   ${ratio(m.server, m.proxy)}x   (target >= ${target.toFixed(2)}x: ${verdict((m.server?.rps ?? 0) / (m.proxy?.rps ?? 1) >= target)})`;
     console.log(`Server benchmark: POST ${PATHS.search}, Brave fixture at latency 0, loopback; cache off unless said;
 logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side; load average ${before} at the start
 
@@ -505,22 +560,30 @@ throughput, five queries a request, ${CONNECTIONS} connections
 ${throughputTable(five, 0.8)}
 
 latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            p50          p99
-  proxy                                                 ${ms(latency.proxy?.p50 ?? Number.NaN).padEnd(12)} ${ms(latency.proxy?.p99 ?? Number.NaN)}
-  server                                                ${ms(latency.server?.p50 ?? Number.NaN).padEnd(12)} ${ms(latency.server?.p99 ?? Number.NaN)}
-  added by the server                                   ${signed(addedP50).padEnd(12)} ${signed(addedP99)}
-  (targets: p50 <= +0.5 ms: ${verdict(addedP50 <= 0.5)}; p99 <= +2 ms: ${verdict(addedP99 <= 2)})
+${latencyTable(latency)}
 
 cache hits, the same request repeated, ${CONNECTIONS} connections (body ${Buffer.byteLength(hitBody)} bytes)
   node:http, fixed body (floor) ${rate(hits.floor)}
-  server, hit in process        ${rate(hits.memoryHit)}   ${hitRatio.toFixed(2)}x   (target >= 0.80x: ${verdict(hitRatio >= 0.8)})
-  server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)
-  node:http reading the body    ${rate(hits.readingFloor)}   ${ratio(hits.readingFloor, hits.floor)}x   (the floor, reading and parsing the request first; the hit in process ${ratio(hits.memoryHit, hits.readingFloor)}x of it)${
+  node:http reading the body    ${rate(hits.readingFloor)}   ${ratio(hits.readingFloor, hits.floor)}x   (the floor, reading and parsing the request first: the reading floor)
+  server, hit in process        ${rate(hits.memoryHit)}   ${ratio(hits.memoryHit, hits.floor)}x; ${hitRatio.toFixed(2)}x the reading floor   (target >= 0.85x: ${verdict(hitRatio >= 0.85)})
+  server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)${
     hits.baseline
       ? `
   baseline, hit in process      ${rate(hits.baseline)}   ${ratio(hits.baseline, hits.floor)}x`
       : ''
   }
   hit in Redis at ${RATE} req/s: p50 ${ms(hitLatency.redisHit?.p50 ?? Number.NaN)}, p99 ${ms(hitLatency.redisHit?.p99 ?? Number.NaN)} (target p50 <= 1 ms: ${verdict((hitLatency.redisHit?.p50 ?? 9) <= 1)})
+
+markup variant: every title and description with inline <strong>, varied with each answer; filter_tabloids false
+throughput, one query a request, ${CONNECTIONS} connections
+${markedTable(oneMarked, 0.7)}
+throughput, five queries a request, ${CONNECTIONS} connections
+${markedTable(fiveMarked, 0.8)}
+latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            p50          p99
+${latencyTable(latencyMarked)}
+cache hits (body ${Buffer.byteLength(markedHitBody)} bytes)
+  node:http reading the body    ${rate(hitsMarked.readingFloor)}
+  server, hit in process        ${rate(hitsMarked.memoryHit)}   ${markedHitRatio.toFixed(2)}x the reading floor   (target >= 0.85x: ${verdict(markedHitRatio >= 0.85)})
 
 metrics (on above): ${(await metricsCostUs()).toFixed(2)} µs of updates per search, measured in this process
 

@@ -1,5 +1,6 @@
 import { PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
+import type { PlainResponse } from './api-core.ts';
 
 // The API reference at /docs is this project's own page, rendered once (at the first request) from the OpenAPI document the
 // server answers at /v1/openapi.json (ADR 0094): plain HTML and one stylesheet, no script, no
@@ -216,7 +217,7 @@ const CSP =
   "default-src 'none'; style-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Answers `/docs` and `/docs/assets/docs.css`, or undefined for any other path. */
-export function docsResponse(pathname: string): Response | undefined {
+export function docsResponse(pathname: string): PlainResponse | undefined {
   const headers = {
     'content-security-policy': CSP,
     'referrer-policy': 'no-referrer',
@@ -224,11 +225,13 @@ export function docsResponse(pathname: string): Response | undefined {
   };
   if (pathname === PATHS.docs || pathname === `${PATHS.docs}/`) {
     page ??= render();
-    return new Response(page, { headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } });
+    return { status: 200, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body: page };
   }
   if (pathname === `${PATHS.docs}/assets/docs.css`)
-    return new Response(STYLE, {
+    return {
+      status: 200,
       headers: { ...headers, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' },
-    });
+      body: STYLE,
+    };
   return undefined;
 }

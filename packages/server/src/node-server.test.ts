@@ -103,26 +103,12 @@ describe('request bodies through node:http', () => {
   });
 });
 
-describe('the search route served straight from node:http', () => {
-  /** Status, the headers both paths set (minus the per-request id), and the body without its request id. */
-  async function outcome(response: Response) {
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(response.headers.get('x-request-id')).toBe(body.request_id);
-    delete body.request_id;
-    const headers = Object.fromEntries(
-      ['content-type', 'cache-control', 'www-authenticate', 'retry-after'].map((name) => [
-        name,
-        response.headers.get(name),
-      ]),
-    );
-    return { status: response.status, headers, body };
-  }
-
-  it('answers as the fetch handler does: results, 400, 401, 415, 429', async () => {
-    const env = { OPENMATES_API_KEYS: 'key-for-the-node-path-test', OPENMATES_RATE_LIMIT_PER_MIN: '3' };
-    // Two servers: each rate limit counts only its own requests.
-    const overHttp = await startTestServer(brave, { env });
-    const inProcess = await startTestServer(brave, { env });
+describe('the one request path', () => {
+  it('answers results, 400, 401, 415 and 429 with one log line each, in order', async () => {
+    // The 415 is refused at the body's limits, before the key and the count: two counted requests
+    // (the 200 and the 400) use up the limit.
+    const env = { OPENMATES_API_KEYS: 'key-for-the-node-path-test', OPENMATES_RATE_LIMIT_PER_MIN: '2' };
+    const server = await startTestServer(brave, { env });
     try {
       const cases: { body: string; headers: Record<string, string> }[] = [
         { body: JSON.stringify({ requests: [{ query: 'same answer', id: 'a' }] }), headers: {} },
@@ -131,8 +117,9 @@ describe('the search route served straight from node:http', () => {
         { body: '{}', headers: { 'content-type': 'text/plain' } },
         { body: '{}', headers: {} },
       ];
-      for (const [index, { body, headers }] of cases.entries()) {
-        const init = {
+      const statuses: number[] = [];
+      for (const { body, headers } of cases) {
+        const response = await fetch(server.url + PATHS.search, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -140,18 +127,19 @@ describe('the search route served straight from node:http', () => {
             ...headers,
           },
           body,
-        };
-        const viaNode = await outcome(await fetch(overHttp.url + PATHS.search, init));
-        const viaFetch = await outcome(await inProcess.handler(new Request(inProcess.url + PATHS.search, init)));
-        expect(viaNode, `case ${index}`).toEqual(viaFetch);
+        });
+        const answer = (await response.json()) as { request_id?: string };
+        if (response.status !== 200) expect(response.headers.get('x-request-id')).toBe(answer.request_id);
+        statuses.push(response.status);
       }
-      const statuses = [200, 400, 401, 415, 429];
-      expect(
-        overHttp.logs.filter((line) => line.includes('"event":"http"')).map((line) => JSON.parse(line).status),
-      ).toEqual(statuses);
+      expect(statuses).toEqual([200, 400, 401, 415, 429]);
+      await expect
+        .poll(() =>
+          server.logs.filter((line) => line.includes('"event":"http"')).map((line) => JSON.parse(line).status),
+        )
+        .toEqual(statuses);
     } finally {
-      await overHttp.close();
-      await inProcess.close();
+      await server.close();
     }
   });
 });

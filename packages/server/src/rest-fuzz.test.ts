@@ -84,7 +84,8 @@ const WORDS = [
 const SAFE_SCENARIOS = Object.keys(BRAVE_SCENARIOS).filter(
   // Stateful (answers differ between the REST call and the in-process one), slow on purpose, or
   // held until a test releases it.
-  (name) => !name.startsWith('ratelimit') && name !== 'slow' && name !== 'delay' && name !== 'hold',
+  (name) =>
+    !name.startsWith('ratelimit') && name !== 'slow' && name !== 'delay' && name !== 'hold' && name !== 'marked',
 );
 const query = fc.oneof(
   fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((words) => words.join(' ')),

@@ -13,9 +13,9 @@ import {
   type SearchProvider,
 } from '@openmates/core';
 import { loadServerConfig, processEnv, type ServerConfig } from './env.ts';
-import { type ApiHandler, createHandler } from './handler.ts';
+import { type ApiHandler, createHandler, type HandlerOptions, type NodeFallback } from './handler.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
-import { type ListenOptions, listen, type NodeFallback, type RunningServer } from './node-server.ts';
+import { type ListenOptions, listen, type RunningServer } from './node-server.ts';
 import { createServerProvider } from './server-provider.ts';
 
 /** Everything a server is configured by: the engine's settings and the server's, both parsed. */
@@ -58,6 +58,8 @@ export interface ServerFactoryOptions {
   provider?: SearchProvider;
   /** Test-only: the listener's timeouts instead of the configured ones. */
   listen?: Partial<Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>>;
+  /** Test-only: another route table, its operations, or a wrapped router (see `HandlerOptions`). */
+  routing?: Pick<HandlerOptions, 'routes' | 'operations' | 'wrapRouter'>;
 }
 
 /** A configured server, listening. */
@@ -108,7 +110,15 @@ export async function createServer(settings: ServerSettings, options: ServerFact
     observer: metrics.engine,
   });
   const host = options.host ?? DEFAULT_HOST;
-  const handler = createHandler({ engine, version: options.version, config: serverConfig, host, metrics });
+  const handler = createHandler({
+    engine,
+    version: options.version,
+    config: serverConfig,
+    host,
+    metrics,
+    ...(options.gui ? { gui: options.gui } : {}),
+    ...options.routing,
+  });
   let running: RunningServer;
   try {
     running = await listen(handler, {
@@ -116,7 +126,6 @@ export async function createServer(settings: ServerSettings, options: ServerFact
       port: options.port ?? 0,
       headersTimeoutMs: options.listen?.headersTimeoutMs ?? serverConfig.headersTimeoutMs,
       bodyTimeoutMs: options.listen?.bodyTimeoutMs ?? serverConfig.bodyTimeoutMs,
-      ...(options.gui ? { fallback: options.gui } : {}),
     });
   } catch (error) {
     await engine.close();

@@ -1,56 +1,47 @@
+import type { IncomingMessage } from 'node:http';
 import { MAX_BODY_BYTES } from '@openmates/contract';
-import { EngineError, parseJsonBody } from '@openmates/core';
-
-/** Reads a JSON request body (`readBodyText`) and parses it; rejects with EngineError 415, 413 or 400. */
-export async function readJsonBody(request: Request, lengthEnforced = false): Promise<unknown> {
-  return parseJsonBody(await readBodyText(request, lengthEnforced));
-}
+import { Refusal } from './refusal.ts';
 
 /**
- * Reads a JSON request body's text under the 64 KiB limit, enforced while reading (a lying or
- * absent Content-Length cannot get past it). With `lengthEnforced` (the body comes through
- * node:http, whose parser never passes more than the declared Content-Length), a declared length
- * within the limit is read whole, without a web stream. Rejects with EngineError 415 or 413.
+ * Reads a JSON request body's text under the 64 KiB limit: refuses 415 (not JSON) or 413 (declared
+ * over the limit) before reading, and 413 as soon as what arrives passes the limit (a chunked body
+ * declares no length; node:http holds a declared one to its `Content-Length`). The one body reader
+ * of the server: every route that takes a body gets it from here, before its operation runs.
  */
-export async function readBodyText(request: Request, lengthEnforced = false): Promise<string> {
-  const length = request.headers.get('content-length');
-  if (checkBodyHeaders(request.headers.get('content-type'), length) && lengthEnforced)
-    return decodeBody(new Uint8Array(await request.arrayBuffer()));
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
+export function readBody(request: IncomingMessage): Promise<string> {
+  checkBodyHeaders(request.headers['content-type'], request.headers['content-length']);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw tooLarge();
+        request.off('data', onData);
+        // The rest is never read: the answer closes the connection rather than drain it.
+        reject(tooLarge({ connection: 'close' }));
+        return;
       }
-      chunks.push(value);
-    }
-  }
-  return decodeBody(Buffer.concat(chunks));
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('error', reject);
+    request.once('end', () => resolve(decodeBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))));
+  });
 }
 
 /**
- * Checks a JSON body's headers before it is read: rejects with EngineError 415 (not JSON) or 413
- * (declared over the limit). True when a length within the limit is declared as plain digits.
+ * Checks a JSON body's headers before it is read: refuses 415 (not JSON) or 413 (declared over the
+ * limit).
  */
-export function checkBodyHeaders(
-  contentType: string | null | undefined,
-  contentLength: string | null | undefined,
-): boolean {
+export function checkBodyHeaders(contentType: string | undefined, contentLength: string | undefined): void {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json' && !type?.endsWith('+json'))
-    throw new EngineError(
+    throw new Refusal(
       'unsupported_media_type',
       'The request body must be JSON sent as Content-Type: application/json.',
     );
   const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-  return contentLength != null && /^\d+$/.test(contentLength.trim());
 }
 
 /** One decoder for the process: a `decode` without `stream` keeps no state from one call to the next. */
@@ -61,6 +52,8 @@ export function decodeBody(bytes: Uint8Array): string {
   return UTF8.decode(bytes);
 }
 
-function tooLarge(): EngineError {
-  return new EngineError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+function tooLarge(headers: Record<string, string> = {}): Refusal {
+  return new Refusal('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`, {
+    headers,
+  });
 }

@@ -1,6 +1,8 @@
 import {
+  ERROR_CODES,
   type ErrorCode,
   type ErrorResponse,
+  httpStatus,
   issueMessage,
   toIssues,
   WebSearchRequestSchema,
@@ -8,6 +10,7 @@ import {
 } from '@openmates/contract';
 import { describeIssues, type Engine, EngineError, errorResponse } from '@openmates/core';
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 
@@ -18,24 +21,27 @@ export interface TrpcContext {
   signal: AbortSignal;
 }
 
-/** The contract's codes as tRPC codes, so tRPC answers with the contract's HTTP statuses. */
-export const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
-  invalid_request: 'BAD_REQUEST',
-  unauthorized: 'UNAUTHORIZED',
-  forbidden: 'FORBIDDEN',
-  not_found: 'NOT_FOUND',
-  method_not_allowed: 'METHOD_NOT_SUPPORTED',
-  payload_too_large: 'PAYLOAD_TOO_LARGE',
-  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
-  rate_limited: 'TOO_MANY_REQUESTS',
-  provider_error: 'BAD_GATEWAY',
-  provider_timeout: 'BAD_GATEWAY',
-  provider_rate_limited: 'BAD_GATEWAY',
-  provider_auth: 'BAD_GATEWAY',
-  provider_unavailable: 'BAD_GATEWAY',
-  not_configured: 'SERVICE_UNAVAILABLE',
-  internal_error: 'INTERNAL_SERVER_ERROR',
-};
+type TrpcCode = TRPCError['code'];
+
+/**
+ * The contract's codes as tRPC codes, so tRPC answers with the contract's HTTP statuses: for each
+ * code, the tRPC code of the same HTTP status in tRPC's own table. A 400 is `BAD_REQUEST`:
+ * `PARSE_ERROR` is tRPC's word for a body it could not parse, which the request path refuses first.
+ */
+export const TRPC_CODES: Record<ErrorCode, TrpcCode> = (() => {
+  const byStatus = new Map<number, TrpcCode>();
+  for (const code of Object.keys(TRPC_ERROR_CODES_BY_KEY) as TrpcCode[]) {
+    const status = getHTTPStatusCodeFromError(new TRPCError({ code }));
+    if (code !== 'PARSE_ERROR' && !byStatus.has(status)) byStatus.set(status, code);
+  }
+  return Object.fromEntries(
+    ERROR_CODES.map((code) => {
+      const trpc = byStatus.get(httpStatus(code));
+      if (!trpc) throw new Error(`tRPC has no code for HTTP ${httpStatus(code)} (${code}).`);
+      return [code, trpc];
+    }),
+  ) as Record<ErrorCode, TrpcCode>;
+})();
 
 /** The contract code of each tRPC code (the first contract code that maps to it). */
 const CONTRACT_CODES = new Map<TRPCError['code'], ErrorCode>();

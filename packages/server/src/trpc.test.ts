@@ -9,8 +9,11 @@ import {
 } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, expectedBraveResults, startBraveFixture } from '@openmates/fixtures';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failingProvider, startTestServer, type TestServer } from './testing/index.ts';
+import { TRPC_CODES } from './trpc-router.ts';
 
 const API_KEY = 'test-api-key-0123456789abcdef';
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -68,6 +71,14 @@ async function expectSuccess(response: Response) {
   expect(response.headers.get('x-request-id')).toBe(result.data.request_id);
   return result.data;
 }
+
+describe('TRPC_CODES', () => {
+  it("gives every contract code the tRPC code of the error table's status", () => {
+    for (const [code, { status }] of Object.entries(ERROR_TABLE) as [ErrorCode, { status: number }][])
+      expect([code, getHTTPStatusCodeFromError(new TRPCError({ code: TRPC_CODES[code] }))]).toEqual([code, status]);
+    expect(TRPC_CODES.invalid_request).toBe('BAD_REQUEST');
+  });
+});
 
 describe('tRPC webSearch.search', () => {
   it('answers the success envelope with a WebSearchResponse', async () => {

@@ -1,11 +1,5 @@
 import { assignIds, CONTRACT_FINGERPRINT, PATHS, type RequestId, type WebSearchResponse } from '@openmates/contract';
-import {
-  APIConnectionError,
-  APIError,
-  AuthenticationError,
-  ProviderError,
-  type WebSearchRequest,
-} from '@openmates/sdk';
+import { APIConnectionError, APIError, ProviderError, type WebSearchRequest } from '@openmates/sdk';
 import { fail, redirect } from '@sveltejs/kit';
 import { type Outcome, refusalOutcome, UNREACHABLE } from '#lib/outcome.ts';
 import { formIntent, readSearchForm } from '#lib/search-form.ts';
@@ -38,7 +32,7 @@ export const load: PageServerLoad = async (event) => {
     intent.kind === 'search' && !streamed ? client.apps.web.search(intent.request) : Promise.resolve(undefined),
   ]);
 
-  const unauthorized = [info, search].some((r) => r.status === 'rejected' && r.reason instanceof AuthenticationError);
+  const unauthorized = [info, search].some((r) => r.status === 'rejected' && isUnauthorized(r.reason));
   const keyPrompt: KeyPrompt = unauthorized ? { state: key ? 'rejected' : 'needed' } : { state: 'none' };
   const skill = info.status === 'fulfilled' ? info.value : undefined;
   const needsKey = unauthorized || (key !== undefined && key !== '');
@@ -94,6 +88,11 @@ function liveSearch(request: WebSearchRequest): LiveSearchRequest {
   return { request, ids };
 }
 
+/** True for the API's refusal of the key: read from the body's code, as every refusal is. */
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof APIError && error.code === 'unauthorized';
+}
+
 /** Turns a thrown SDK error into what the page shows. Anything else is a bug and rethrown. */
 function describeFailure(error: unknown): Outcome {
   if (error instanceof ProviderError) return { kind: 'results', response: error.response as WebSearchResponse };
@@ -117,8 +116,7 @@ export const actions: Actions = {
     try {
       await apiClient(apiOrigin(event), key, fetch).apps.web.info();
     } catch (error) {
-      if (error instanceof AuthenticationError)
-        return fail(401, { keyError: 'The API did not accept that key.', next, remember });
+      if (isUnauthorized(error)) return fail(401, { keyError: 'The API did not accept that key.', next, remember });
       throw error;
     }
     cookies.set(KEY_COOKIE, key, keyCookieOptions(url, remember));

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "42c935e1c8d35e9331759ceda972a8c25bca5f3a8d88011565f7fd6b1d09cc19"
+CONTRACT_FINGERPRINT: Final = "d8cc35ba703399e90e06f35e47ea1fd6dedbebb56d37a7f8560161679013a6f9"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

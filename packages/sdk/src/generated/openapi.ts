@@ -580,10 +580,6 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -593,10 +589,6 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -775,10 +767,6 @@ export interface operations {
             /** @description Requests from this origin or host name are not allowed. */
             403: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -788,10 +776,6 @@ export interface operations {
             /** @description The request body is larger than 64 KiB. */
             413: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -801,10 +785,6 @@ export interface operations {
             /** @description The request body must be application/json. */
             415: {
                 headers: {
-                    /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -972,7 +952,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "42c935e1c8d35e9331759ceda972a8c25bca5f3a8d88011565f7fd6b1d09cc19";
+export const CONTRACT_FINGERPRINT = "d8cc35ba703399e90e06f35e47ea1fd6dedbebb56d37a7f8560161679013a6f9";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

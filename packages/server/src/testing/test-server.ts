@@ -9,9 +9,9 @@ import {
 } from '@openmates/core';
 import { type BraveFixture, lineCollector } from '@openmates/fixtures';
 import { loadServerConfig } from '../env.ts';
-import type { ApiHandler } from '../handler.ts';
+import type { ApiHandler, HandlerOptions, NodeFallback } from '../handler.ts';
 import type { ServerMetrics } from '../metrics.ts';
-import type { ListenOptions, NodeFallback, RunningServer } from '../node-server.ts';
+import type { ListenOptions, RunningServer } from '../node-server.ts';
 import { createServer } from '../server-factory.ts';
 
 export interface TestServer {
@@ -60,6 +60,8 @@ export async function startTestServer(
     listen?: Partial<Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>>;
     /** What answers the paths that are not the API's (the GUI, for `openmates serve`). */
     gui?: NodeFallback;
+    /** Another route table, its operations, or a wrapped router. */
+    routing?: Pick<HandlerOptions, 'routes' | 'operations' | 'wrapRouter'>;
   } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
@@ -75,6 +77,7 @@ export async function startTestServer(
       ...(options.provider ? { provider: options.provider } : {}),
       ...(options.listen ? { listen: options.listen } : {}),
       ...(options.gui ? { gui: options.gui } : {}),
+      ...(options.routing ? { routing: options.routing } : {}),
     },
   );
   return { ...server, logs, close: () => server.close(1_000) };
