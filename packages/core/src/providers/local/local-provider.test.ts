@@ -156,7 +156,7 @@ describe('createLocalProvider', () => {
       const [plain] = (await queryProvider(provider, query('lynx'), context)).candidates;
       expect(plain).not.toHaveProperty('extra_snippets');
       const [asked] = (await queryProvider(provider, query('lynx', { extra_snippets: true }), context)).candidates;
-      const excerpts = (asked as { extra_snippets?: string[] } | undefined)?.extra_snippets ?? [];
+      const excerpts = (asked?.extra_snippets ?? []) as string[];
       // Most occurrences first; the description and repeats left out; a long line cut around its match.
       expect(excerpts[0]).toBe('Lynx tracks: the lynx walks where another lynx walked.');
       expect(excerpts.slice(1, 2)).toEqual(['A lynx has tufted ears.']);

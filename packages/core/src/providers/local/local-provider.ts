@@ -83,12 +83,7 @@ function notConfigured(error: unknown): ProviderNotConfiguredError {
 function toCandidate(hit: LocalHit): RawCandidate {
   // The index stores plain text (HTML files and the demo corpus's HTML are turned into text when
   // they are added), so a stored `<div>` is the name of an element, not markup.
-  const candidate: RawCandidate & { extra_snippets?: string[] } = {
-    format: 'text',
-    url: hit.url,
-    title: hit.title,
-    description: hit.description,
-  };
+  const candidate: RawCandidate = { format: 'text', url: hit.url, title: hit.title, description: hit.description };
   if (hit.excerpts !== undefined) candidate.extra_snippets = hit.excerpts;
   if (hit.published !== undefined) {
     candidate.age = hit.published;
