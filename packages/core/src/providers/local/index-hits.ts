@@ -12,6 +12,8 @@ export interface HitRow {
   language: string | null;
   published: string | null;
   family_friendly: number | null;
+  /** The beginning of the body (EXCERPT_BODY_CHARS), when the search reads it. */
+  body?: string | null;
 }
 
 /** The first SNIPPET_TOKENS words of `text`, with `…` when it goes on. */

@@ -1,5 +1,6 @@
 import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
 import type { IndexConnection } from './index-connection.ts';
+import { EXCERPT_BODY_CHARS, excerptsOf, queryTerms, termOccurrences } from './index-excerpts.ts';
 import { searchFilters } from './index-filters.ts';
 import { type HitRow, leadingWords, SNIPPET_TOKENS, toHit } from './index-hits.ts';
 import type { LocalHit, LocalSearchOptions } from './index-types.ts';
@@ -23,19 +24,32 @@ export function searchIndex(connection: IndexConnection, query: string, options:
   if (limit === 0) return [];
   const all = buildMatchExpression(query, 'all');
   if (all === undefined) return [];
+  const terms = queryTerms(query);
   return connection.run('read', () => {
-    const named = namedHits(connection, query, options);
+    const named = namedHits(connection, query, options, terms);
     // BM25 ranks the rest; asking for as many more as can be named keeps `limit` after removing them.
     const wanted = limit + Math.min(named.length, limit);
-    let ranked = rankedHits(connection, all, wanted, options);
+    let ranked = rankedHits(connection, all, wanted, options, terms);
     if (ranked.length === 0 && hasSeveralWords(query))
-      ranked = rankedHits(connection, buildMatchExpression(query, 'any') ?? all, wanted, options);
+      ranked = rankedHits(connection, buildMatchExpression(query, 'any') ?? all, wanted, options, terms);
     if (named.length === 0) return ranked;
+    const occurrences = new Map(named.map(({ hit, occurrences }) => [hit.url, occurrences]));
+    const namedOnly = named.map(({ hit }) => hit);
     return [
-      ...orderNamed(query, named, ranked),
-      ...ranked.filter((hit) => !named.some((n) => n.url === hit.url)),
+      ...orderNamed(query, namedOnly, ranked, occurrences),
+      ...ranked.filter((hit) => !occurrences.has(hit.url)),
     ].slice(0, limit);
   });
+}
+
+/** `row` as a hit, with its excerpts when the search asks for them (its body was then read). */
+function hitOf(row: HitRow, options: LocalSearchOptions, terms: readonly string[]): LocalHit {
+  const hit = toHit(row);
+  if (options.excerpts === true && typeof row.body === 'string') {
+    const excerpts = excerptsOf(row.body, terms, hit.description);
+    if (excerpts.length > 0) hit.excerpts = excerpts;
+  }
+  return hit;
 }
 
 /**
@@ -43,9 +57,15 @@ export function searchIndex(connection: IndexConnection, query: string, options:
  * MAX_NAMED, in the order they were added: one probe
  * of the name-key index and a rowid lookup per document found, with no full-text work, so a query
  * that names nothing costs one index probe. Without a stored description, the beginning of the
- * body stands in for the snippet: the page is about the name.
+ * body stands in for the snippet: the page is about the name. Each comes with how often its body
+ * uses the query's words, which `orderNamed` weighs.
  */
-function namedHits(connection: IndexConnection, query: string, options: LocalSearchOptions): LocalHit[] {
+function namedHits(
+  connection: IndexConnection,
+  query: string,
+  options: LocalSearchOptions,
+  terms: readonly string[],
+): { hit: LocalHit; occurrences: number }[] {
   const keys = nameKeys(query);
   const key = keys[0];
   if (key === undefined) return [];
@@ -54,31 +74,41 @@ function namedHits(connection: IndexConnection, query: string, options: LocalSea
   const rows = connection
     .statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
-         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet
+         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet,
+         substr(f.body, 1, ${EXCERPT_BODY_CHARS}) AS body
        FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
        WHERE d.name_key IN (?, ?) AND ${filters.sql}
        ORDER BY d.id LIMIT ?`,
     )
     .all(key, keys[1] ?? key, ...filters.values, MAX_NAMED) as unknown as HitRow[];
-  return rows.map((row) => toHit({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }));
+  return rows.map((row) => ({
+    hit: hitOf({ ...row, snippet: row.snippet === null ? null : leadingWords(row.snippet) }, options, terms),
+    occurrences: termOccurrences(row.body ?? '', terms),
+  }));
 }
 
-/** The documents matching the FTS5 expression `match`, best BM25 rank first, at most `limit`. */
+/**
+ * The documents matching the FTS5 expression `match`, best BM25 rank first, at most `limit`; their
+ * bodies are read only for excerpts.
+ */
 function rankedHits(
   connection: IndexConnection,
   match: string,
   limit: number,
   options: LocalSearchOptions,
+  terms: readonly string[],
 ): LocalHit[] {
   const filters = searchFilters(options);
+  const body = options.excerpts === true ? `substr(f.body, 1, ${EXCERPT_BODY_CHARS})` : 'NULL';
   const rows = connection
     .statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
-         CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet
+         CASE WHEN d.description IS NULL THEN snippet(docs_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) END AS snippet,
+         ${body} AS body
        FROM docs_fts f JOIN docs d ON d.id = f.rowid
        WHERE docs_fts MATCH ? AND ${filters.sql}
        ORDER BY f.rank LIMIT ?`,
     )
     .all(match, ...filters.values, limit) as unknown as HitRow[];
-  return rows.map(toHit);
+  return rows.map((row) => hitOf(row, options, terms));
 }

@@ -37,6 +37,8 @@ export interface LocalHit {
   /** `YYYY-MM-DD`. */
   published?: string;
   family_friendly?: boolean;
+  /** With `LocalSearchOptions.excerpts`: passages of the indexed text holding the query's words, best first. */
+  excerpts?: string[];
 }
 
 export interface LocalSearchOptions {
@@ -55,6 +57,8 @@ export interface LocalSearchOptions {
    * in UTC); a document without a published date never matches.
    */
   published?: { start: number; end: number };
+  /** Cut up to three excerpts from each hit's indexed text around the query's words (see `excerptsOf`). */
+  excerpts?: boolean;
 }
 
 export interface LocalIndexStats {

@@ -335,6 +335,19 @@ describe('exact names first', () => {
     expect(index.search('longname', { limit: 1 })[0]?.description).toBe(`${'word '.repeat(32).trim()}…`);
   });
 
+  it('puts the named page whose text is about the name before a shorter sibling that only names it', () => {
+    index.addDocuments([
+      doc('font-svg', 'font-family SVG attribute', 'Reference: font-family.'),
+      doc(
+        'font-css',
+        'font-family CSS property',
+        'font-family: a prioritized list of font family names or generic family names, tried in order until a font matches.',
+      ),
+    ]);
+    // BM25 divides by the whole document's length and would put the short stub first.
+    expect(urls('font-family')).toEqual(['font-css', 'font-svg']);
+  });
+
   it('applies the language and safe-search filters to named pages too', () => {
     index.addDocuments([doc('de-div', '<div>', 'Ein div Element.', { language: 'de' })]);
     expect(urls('div', { limit: 10, language: 'en' })).toEqual([]);

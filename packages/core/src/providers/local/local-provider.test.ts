@@ -130,6 +130,49 @@ describe('createLocalProvider', () => {
     }
   });
 
+  it('cuts up to three excerpts around the query words from the indexed text, only when asked', async () => {
+    const path = join(dir, 'excerpts.db');
+    const index = openIndex(path);
+    const long = `${'Preamble without the word. '.repeat(8)}The lynx hunts at night in ${'deep '.repeat(60)}forests.`;
+    index.addDocuments([
+      {
+        url: 'https://lynx.example/',
+        title: 'Lynx',
+        description: 'The lynx is a wild cat.',
+        body: [
+          'The lynx is a wild cat.',
+          'Nothing to see here.',
+          'A lynx has tufted ears.',
+          long,
+          'Lynx tracks: the lynx walks where another lynx walked.',
+          'A lynx has tufted ears.',
+          'Lynxes live in the north.',
+        ].join('\n'),
+      },
+    ]);
+    index.close();
+    const provider = createLocalProvider({ indexPath: path, demo: false });
+    try {
+      const [plain] = (await queryProvider(provider, query('lynx'), context)).candidates;
+      expect(plain).not.toHaveProperty('extra_snippets');
+      const [asked] = (await queryProvider(provider, query('lynx', { extra_snippets: true }), context)).candidates;
+      const excerpts = (asked?.extra_snippets ?? []) as string[];
+      // Most occurrences first; the description and repeats left out; a long line cut around its match.
+      expect(excerpts[0]).toBe('Lynx tracks: the lynx walks where another lynx walked.');
+      expect(excerpts.slice(1, 2)).toEqual(['A lynx has tufted ears.']);
+      expect(excerpts[2]).toMatch(/^The lynx hunts at night in deep .*…$/);
+      expect(excerpts).toHaveLength(3);
+      expect(new Set(excerpts).size).toBe(3);
+      expect(excerpts).not.toContain('The lynx is a wild cat.');
+      for (const excerpt of excerpts) {
+        expect(excerpt).toMatch(/lynx/i);
+        expect([...excerpt].length).toBeLessThanOrEqual(300);
+      }
+    } finally {
+      await provider.close?.();
+    }
+  });
+
   it('answers ProviderNotConfiguredError for an index that cannot be opened, and doctor says why', async () => {
     const path = join(dir, 'garbage.db');
     writeFileSync(path, 'not sqlite at all, only some text that fills the header bytes of a file');

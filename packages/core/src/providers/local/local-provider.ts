@@ -29,7 +29,8 @@ export interface LocalProvider extends SearchProvider {
 /**
  * What the local index can do: every option but `country`, which has no meaning for it. The domains
  * are matched on each document's host, `freshness` on its `published` date (a document without one
- * never matches). It makes no remote call, so nothing is retried.
+ * never matches); `extra_snippets` are cut from each document's indexed text around the query's
+ * words. It makes no remote call, so nothing is retried.
  */
 export const LOCAL_CAPABILITIES: Capabilities = {
   honoured: [
@@ -40,6 +41,7 @@ export const LOCAL_CAPABILITIES: Capabilities = {
     'freshness',
     'include_domains',
     'exclude_domains',
+    'extra_snippets',
   ],
   retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 0 } },
 };
@@ -55,6 +57,7 @@ function searchOptions(query: ProviderQuery, call: RunCall): Parameters<LocalInd
   if (query.exclude_domains !== undefined) options.excludeDomains = query.exclude_domains;
   const freshness = query.freshness === undefined ? undefined : parseFreshness(query.freshness);
   if (freshness !== undefined) options.published = freshnessWindow(freshness, call.wallClock);
+  if (query.extra_snippets === true) options.excerpts = true;
   return options;
 }
 
@@ -81,6 +84,7 @@ function toCandidate(hit: LocalHit): RawCandidate {
   // The index stores plain text (HTML files and the demo corpus's HTML are turned into text when
   // they are added), so a stored `<div>` is the name of an element, not markup.
   const candidate: RawCandidate = { format: 'text', url: hit.url, title: hit.title, description: hit.description };
+  if (hit.excerpts !== undefined) candidate.extra_snippets = hit.excerpts;
   if (hit.published !== undefined) {
     candidate.age = hit.published;
     candidate.published = hit.published;
