@@ -2,4 +2,8 @@
 /** SHA-256 (first 12 hex digits) of the documents the demo corpus builder makes; names the corpus version. */
 export const DEMO_CORPUS_DIGEST = '30ce7e408802';
 /** The installed versions of the data packages the corpus is built from; name the corpus version too. */
-export const DEMO_CORPUS_PACKAGES = { bcd: '8.1.9', webFeatures: '3.40.0' } as const;
+export const DEMO_CORPUS_PACKAGES = {
+  bcd: '8.1.9',
+  webFeatures: '3.40.0',
+  pageText: { '@vscode/web-custom-data': '0.6.3', '@types/web': '0.0.359' },
+} as const;

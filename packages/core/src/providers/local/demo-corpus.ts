@@ -60,14 +60,16 @@ export function installedDemoPackages(): { bcd: string; webFeatures: string } {
 }
 
 /**
- * The version string of the demo corpus, e.g. `bcd@8.1.9+web-features@3.40.0+3f2a9c41d0be`: the data
- * packages and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`), both generated
+ * The version string of the demo corpus, e.g.
+ * `bcd@8.1.9+web-features@3.40.0+@vscode/web-custom-data@0.6.3+@types/web@0.0.359+3f2a9c41d0be`: the data
+ * packages, those the page text came from, and the digest of the documents built from them (`DEMO_CORPUS_DIGEST`), both generated
  * and kept current by tests. A demo index of another version is rebuilt on its next open, so a
  * change to the recipe or to the page text (which the digest covers) reaches existing users without them deleting their index.
  */
 export function demoCorpusVersion(): string {
-  const { bcd, webFeatures } = DEMO_CORPUS_PACKAGES;
-  return `bcd@${bcd}+web-features@${webFeatures}+${DEMO_CORPUS_DIGEST}`;
+  const { bcd, webFeatures, pageText: sources } = DEMO_CORPUS_PACKAGES;
+  const text = Object.entries(sources).map(([name, version]) => `+${name}@${version}`);
+  return `bcd@${bcd}+web-features@${webFeatures}${text.join('')}+${DEMO_CORPUS_DIGEST}`;
 }
 
 /** Readable category of a BCD key prefix, longest prefix first. */
