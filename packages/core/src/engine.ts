@@ -16,7 +16,6 @@ import { validate } from './search/validate.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
 export type { EngineObserver } from './pipeline/call.ts';
-export { fetchCountFor } from './pipeline/call.ts';
 export type { SearchJson } from './search/fit.ts';
 
 export interface EngineOptions {

@@ -45,7 +45,7 @@ const SKIPPED = {
  */
 async function pausedOrCached(run: SearchRun, member: Member, item: NormalizedRequestItem, index: number) {
   const looked = { cached: await lookup(run, member, item, index) };
-  const pausedMs = looked.cached || !member.gate ? 0 : await member.gate.pausedFor();
+  const pausedMs = looked.cached || member.gate === undefined ? 0 : await member.gate.pausedFor();
   if (pausedMs <= 0) return { looked };
   const refused = rateLimitedError(pausedMs);
   return { paused: { error: { code: refused.code, message: refused.message }, retryAfterMs: pausedMs } };

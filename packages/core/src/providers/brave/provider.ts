@@ -1,4 +1,4 @@
-import { closedRange, type NormalizedRequestItem, parseFreshness, REQUEST_OPTIONS } from '@openmates/contract';
+import { closedRange, parseFreshness, REQUEST_OPTIONS } from '@openmates/contract';
 import {
   type AnswerPage,
   type Capabilities,
@@ -79,13 +79,14 @@ export interface BraveProviderConfig {
   http?: HttpGetClientFactory;
 }
 
+/** Results asked for a page: with a scope every page is a full one (filtering removes part of each). */
+function perPage(item: ProviderQuery, page: PageRequest): number {
+  return page.scoped ? BRAVE_MAX_COUNT_PER_CALL : Math.min(Math.max(item.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL);
+}
+
 /** Brave's query parameters for one page. */
-function params(item: NormalizedRequestItem & { fetchCount: number }, page: PageRequest): URLSearchParams {
-  // With a scope every page is a full one: filtering removes part of each.
-  const count = page.scoped
-    ? BRAVE_MAX_COUNT_PER_CALL
-    : Math.min(Math.max(item.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL);
-  const out = new URLSearchParams({ q: braveQuery(item), count: String(count) });
+function params(item: ProviderQuery, page: PageRequest): URLSearchParams {
+  const out = new URLSearchParams({ q: braveQuery(item), count: String(perPage(item, page)) });
   // `offset` counts pages of `count`.
   if (page.page > 0) out.set('offset', String(page.page));
   const freshness = item.freshness === undefined ? undefined : braveFreshness(item.freshness, page.wallClock);
@@ -113,14 +114,13 @@ function parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): An
   if (web !== undefined && !(isRecord(web) && Array.isArray(web.results) && web.results.every(isRecord)))
     return undefined;
   const results = ((web as { results?: Record<string, unknown>[] } | undefined)?.results ?? []).map(toCandidate);
-  const perPage = Number(params(query, page).get('count'));
   const altered = head?.altered;
   return {
     candidates: results,
     ...(page.page === 0 && typeof altered === 'string' && differs(altered, query.query)
       ? { suggestions: [altered] }
       : {}),
-    more: head?.more_results_available === true && results.length >= perPage,
+    more: head?.more_results_available === true && results.length >= perPage(query, page),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ProviderError } from '../../provider.ts';
+import { statusError } from '../shared/json-answer.ts';
 
-/** Our message for a status SearXNG (or a proxy in front of it) answered with. */
+/** Our message for a status SearXNG (or a proxy in front of it) answered with: its own where the cause is an instance setting, else the pipeline's. */
 export function ownStatusError(status: number): ProviderError {
   const options = { status };
   if (status === 403)
@@ -27,16 +28,13 @@ export function ownStatusError(status: number): ProviderError {
       'SearXNG has no search endpoint at this address (HTTP 404): check the sub-path in SEARXNG_BASE_URL.',
       options,
     );
-  if (status === 502 || status === 503 || status === 504)
-    return new ProviderError('provider_unavailable', `SearXNG is unavailable (HTTP ${status}).`, options);
   if (status >= 300 && status < 400)
     return new ProviderError(
       'provider_error',
       `SearXNG answered with a redirect (HTTP ${status}): an external !! bang in the query, or a base URL that moved.`,
       options,
     );
-  if (status >= 500) return new ProviderError('provider_error', `SearXNG failed (HTTP ${status}).`, options);
-  return new ProviderError('provider_error', `SearXNG refused the request (HTTP ${status}).`, options);
+  return statusError('SearXNG', status);
 }
 
 /** What to do about a refusal, for `openmates doctor`. */
