@@ -99,6 +99,57 @@ describe('buildResults page excerpts', () => {
   });
 });
 
+describe('buildResults admission', () => {
+  const candidate = (url: string, title = url): RawCandidate => ({ url, title, description: '', format: 'text' });
+
+  it('keeps the first of each exact normalized URL, in order, counting the repeats', () => {
+    const raw = [
+      'https://example.com/a',
+      'HTTPS://EXAMPLE.COM:443/a',
+      'https://example.com/b/../a',
+      'https://example.com/a?',
+      'https://example.com/a#x',
+      'https://bücher.de/',
+      'https://xn--bcher-kva.de/',
+      'https://example.com/A',
+    ];
+    const { results, stats } = buildResults(
+      raw.map((url, i) => candidate(url, `t${i}`)),
+      { filterTabloids: false, redact },
+    );
+    expect(results.map((r) => [r.url, r.title])).toEqual([
+      ['https://example.com/a', 't0'],
+      ['https://example.com/a?', 't3'],
+      ['https://example.com/a#x', 't4'],
+      ['https://xn--bcher-kva.de/', 't5'],
+      ['https://example.com/A', 't7'],
+    ]);
+    expect(stats).toMatchObject({ candidates: 8, duplicate: 3, badUrl: 0 });
+  });
+
+  it('stops once the limit is admitted: later candidates are neither built nor counted', () => {
+    const candidates = [
+      candidate('javascript:alert(1)'),
+      candidate('https://www.dailymail.co.uk/a'),
+      candidate('https://example.com/1'),
+      candidate('https://example.com/1'),
+      candidate('https://example.com/2'),
+      candidate('ftp://example.com/late'),
+      candidate('https://example.com/3'),
+    ];
+    const { results, stats } = buildResults(candidates, { filterTabloids: true, redact, limit: 2 });
+    expect(results.map((r) => r.url)).toEqual(['https://example.com/1', 'https://example.com/2']);
+    expect(stats).toEqual({
+      candidates: 7,
+      badUrl: 1,
+      tabloid: 1,
+      duplicate: 1,
+      removed_out_of_scope: 0,
+      removed_out_of_range: 0,
+    });
+  });
+});
+
 describe('mergeSuggestions joiners (ADR 0004)', () => {
   it('keeps joiners where they join and removes them elsewhere, as for queries', () => {
     const suggestions = ['👩\u200D💻 jobs', 'می\u200Cخواهم', 'fo\u200Do', 'ब\u200Dk'];

@@ -11,7 +11,6 @@ import {
 } from '@openmates/contract';
 import {
   admitParsedUrl,
-  dedupeByUrl,
   isTabloidHost,
   metaUrlOf,
   providerText,
@@ -36,6 +35,47 @@ export interface BuildStats {
   removed_out_of_range: number;
 }
 
+/** A candidate that passed admission, with its URL parsed once for the later steps. */
+interface AdmittedCandidate {
+  url: string;
+  parsed: URL;
+  candidate: RawCandidate;
+}
+
+/**
+ * Admission (URL rules, secrets, scope, tabloids, exact normalized-URL repeats), in candidate order,
+ * until `wanted` are admitted: no candidate past them could be returned. The counts in `stats` are
+ * of the candidates examined.
+ */
+function admitCandidates(
+  candidates: readonly RawCandidate[],
+  options: { filterTabloids: boolean; redact: (text: string) => string; scope?: ResultScope | undefined },
+  wanted: number,
+  stats: BuildStats,
+): AdmittedCandidate[] {
+  const { redact, scope } = options;
+  const admitted: AdmittedCandidate[] = [];
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (admitted.length === wanted) break;
+    const parsed = admitParsedUrl(candidate.url);
+    const url = parsed?.href;
+    const miss =
+      parsed === null || scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
+    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
+    if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
+    else if (miss === 'domain') stats.removed_out_of_scope += 1;
+    else if (miss === 'date') stats.removed_out_of_range += 1;
+    else if (options.filterTabloids && isTabloidHost(parsed.hostname)) stats.tabloid += 1;
+    else if (seen.has(url)) stats.duplicate += 1;
+    else {
+      seen.add(url);
+      admitted.push({ url, parsed, candidate });
+    }
+  }
+  return admitted;
+}
+
 /**
  * Turns a provider's raw candidates into contract results: URL admission, the query's scope
  * (domains and time range, when it has one, whatever the provider applied), tabloid filter, exact
@@ -56,7 +96,7 @@ export function buildResults(
     extraSnippets?: boolean;
   },
 ): { results: WebSearchResult[]; stats: BuildStats } {
-  const { redact, scope } = options;
+  const { redact } = options;
   const stats: BuildStats = {
     candidates: candidates.length,
     badUrl: 0,
@@ -65,48 +105,32 @@ export function buildResults(
     removed_out_of_scope: 0,
     removed_out_of_range: 0,
   };
-  // Admission first (URL rules, secrets, scope, tabloids), each URL parsed once for the later steps too.
-  const admitted: { url: string; parsed: URL; candidate: RawCandidate }[] = [];
-  for (const candidate of candidates) {
-    const parsed = admitParsedUrl(candidate.url);
-    const url = parsed?.href;
-    const miss =
-      parsed === null || scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
-    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
-    if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
-    else if (miss === 'domain') stats.removed_out_of_scope += 1;
-    else if (miss === 'date') stats.removed_out_of_range += 1;
-    else if (options.filterTabloids && isTabloidHost(parsed.hostname)) stats.tabloid += 1;
-    else admitted.push({ url, parsed, candidate });
-  }
-  const unique = dedupeByUrl(admitted);
-  stats.duplicate = admitted.length - unique.length;
+  const wanted = Math.min(MAX_RESULTS_PER_GROUP, options.limit ?? MAX_RESULTS_PER_GROUP);
+  const unique = admitCandidates(candidates, options, wanted, stats);
   // Only what can be returned is turned into text.
-  const results = unique
-    .slice(0, Math.min(MAX_RESULTS_PER_GROUP, options.limit ?? MAX_RESULTS_PER_GROUP))
-    .map(({ url, parsed, candidate }) => {
-      // Anything but a declared `text` is parsed as HTML: markup is never let through by mistake.
-      const format = candidate.format === 'text' ? 'text' : 'html';
-      const result: WebSearchResult = {
-        title: truncate(redact(sanitizeTitle(candidate.title, url, format)), MAX_TITLE_LENGTH),
-        url,
-        description: truncate(redact(sanitizeDescription(candidate.description, format)), MAX_DESCRIPTION_LENGTH),
-      };
-      const age = sanitizePassthrough(candidate.age, format);
-      if (age !== undefined) result.age = redact(age);
-      const language = sanitizePassthrough(candidate.language, format);
-      if (language !== undefined) result.language = redact(language);
-      if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
-      result.meta_url = metaUrlOf(parsed, candidate.favicon);
-      // Model synthesis, kept apart from the page's own description; output fitting drops it first.
-      const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
-      if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
-      if (options.extraSnippets === true) {
-        const snippets = extraSnippetsOf(candidate, result.description, format, redact);
-        if (snippets !== undefined) result.extra_snippets = snippets;
-      }
-      return result;
-    });
+  const results = unique.map(({ url, parsed, candidate }) => {
+    // Anything but a declared `text` is parsed as HTML: markup is never let through by mistake.
+    const format = candidate.format === 'text' ? 'text' : 'html';
+    const result: WebSearchResult = {
+      title: truncate(redact(sanitizeTitle(candidate.title, url, format)), MAX_TITLE_LENGTH),
+      url,
+      description: truncate(redact(sanitizeDescription(candidate.description, format)), MAX_DESCRIPTION_LENGTH),
+    };
+    const age = sanitizePassthrough(candidate.age, format);
+    if (age !== undefined) result.age = redact(age);
+    const language = sanitizePassthrough(candidate.language, format);
+    if (language !== undefined) result.language = redact(language);
+    if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
+    result.meta_url = metaUrlOf(parsed, candidate.favicon);
+    // Model synthesis, kept apart from the page's own description; output fitting drops it first.
+    const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
+    if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
+    if (options.extraSnippets === true) {
+      const snippets = extraSnippetsOf(candidate, result.description, format, redact);
+      if (snippets !== undefined) result.extra_snippets = snippets;
+    }
+    return result;
+  });
   return { results, stats };
 }
 

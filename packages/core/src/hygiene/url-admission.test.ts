@@ -1,6 +1,6 @@
 import { MAX_URL_LENGTH } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
-import { admitUrl, dedupeByUrl } from './url-admission.ts';
+import { admitUrl } from './url-admission.ts';
 
 describe('admitUrl', () => {
   it.each([
@@ -74,28 +74,5 @@ describe('admitUrl', () => {
     expect(admitUrl(`${prefix}${'./'.repeat(MAX_URL_LENGTH)}x`)).toBe(`${prefix}x`);
     // A raw URL under the bound whose encoding grows past it is refused.
     expect(admitUrl(`${prefix}${'é'.repeat(400)}`)).toBeNull();
-  });
-});
-
-describe('dedupeByUrl', () => {
-  it('keeps the first of each exact normalized URL, in order', () => {
-    const raw = [
-      'https://example.com/a',
-      'HTTPS://EXAMPLE.COM:443/a',
-      'https://example.com/b/../a',
-      'https://example.com/a?',
-      'https://example.com/a#x',
-      'https://bücher.de/',
-      'https://xn--bcher-kva.de/',
-      'https://example.com/A',
-    ];
-    const items = raw.map((url, i) => ({ url: admitUrl(url) ?? '', i }));
-    expect(dedupeByUrl(items)).toEqual([
-      { url: 'https://example.com/a', i: 0 },
-      { url: 'https://example.com/a?', i: 3 },
-      { url: 'https://example.com/a#x', i: 4 },
-      { url: 'https://xn--bcher-kva.de/', i: 5 },
-      { url: 'https://example.com/A', i: 7 },
-    ]);
   });
 });

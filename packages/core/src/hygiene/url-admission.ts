@@ -29,13 +29,3 @@ export function admitParsedUrl(raw: unknown): URL | null {
   if (url.username !== '' || url.password !== '' || url.hostname === '') return null;
   return url.href.length <= MAX_URL_LENGTH ? url : null;
 }
-
-/** Keeps the first item of each exact `url` string (URLs must already be normalized by `admitUrl`). */
-export function dedupeByUrl<T extends { url: string }>(items: readonly T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    if (seen.has(item.url)) return false;
-    seen.add(item.url);
-    return true;
-  });
-}

@@ -39,10 +39,24 @@ function urlKey(url: unknown): string | undefined {
   return URL.canParse(url) ? new URL(url).href : url;
 }
 
-/** Adds a page's new candidates; returns how many were new. */
-function gather(gathered: Gathered, answer: AnswerPage, first: boolean, inScope?: (c: RawCandidate) => boolean) {
+/**
+ * Adds a page's new candidates; returns how many were new. A query that can take only one page
+ * needs no keys: they only tell whether a further page added anything, and result building drops
+ * repeats of one URL itself.
+ */
+function gather(
+  gathered: Gathered,
+  answer: AnswerPage,
+  first: boolean,
+  options: { inScope: ((c: RawCandidate) => boolean) | undefined; onePage: boolean },
+) {
   if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
   gathered.emptyBecause ??= answer.emptyBecause;
+  if (options.onePage) {
+    gathered.candidates.push(...answer.candidates);
+    return answer.candidates.length;
+  }
+  const { inScope } = options;
   let added = 0;
   for (const candidate of answer.candidates) {
     // A candidate without a URL is kept for result building to refuse (and count); it is never new.
@@ -104,7 +118,7 @@ export async function fetchPages(
       if (page === 0 || run.signal.aborted) throw error;
       break;
     }
-    if (gather(gathered, answer, page === 0, inScope) === 0 || !answer.more) break;
+    if (gather(gathered, answer, page === 0, { inScope, onePage: last === 1 }) === 0 || !answer.more) break;
   }
   if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);

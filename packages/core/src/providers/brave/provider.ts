@@ -158,7 +158,9 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const endpoint = new URL(`${baseUrl}/web/search`);
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
   const http = lazyHttpGetClient(endpoint, config.http);
-  const at = (search: URLSearchParams) => Object.assign(new URL(endpoint), { search: search.toString() });
+  // The endpoint without a query or fragment, so that a page's URL is one parse of one string.
+  const path = Object.assign(new URL(endpoint), { search: '', hash: '' }).href;
+  const at = (search: URLSearchParams) => new URL(`${path}?${search}`);
   const translator: HttpTranslator = {
     kind: 'http',
     client: http.get,
