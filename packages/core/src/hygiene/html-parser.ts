@@ -17,8 +17,8 @@ export function htmlParser(): typeof Parser {
 /**
  * Decodes the character references of one run of HTML text exactly as htmlparser2 decodes text: with
  * the `entities` package htmlparser2 itself depends on, in the legacy mode its tokenizer uses for
- * text (`&amp` and `&copy` need no `;`). Loaded on the first call, as the parser is: its tables are
- * most of htmlparser2's load. Resolved from htmlparser2's own directory rather than this package's:
+ * text (`&amp` and `&copy` need no `;`). Loaded on the first call, as the parser is: its tables
+ * take milliseconds to load. Resolved from htmlparser2's own directory rather than this package's:
  * that is the copy the tokenizer decodes with, and the one the bundled CLI (which ships htmlparser2
  * as a dependency, not `entities`) can reach; this package lists `entities` for its types only.
  */
