@@ -71,3 +71,28 @@ export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
   'tr',
   'ul',
 ]);
+
+/**
+ * Inline elements that change nothing in the text of a fragment: htmlparser2 gives them no special
+ * treatment (none is void, raw text or RCDATA, foreign or an integration point, none opens with an
+ * implied close), and none is in `HIDDEN_ELEMENTS` or `BLOCK_ELEMENTS`. Written bare (`<b>`,
+ * `</b>`, any case), such a tag only separates text, so `htmlToText` can drop it without the parser.
+ */
+export const BARE_INLINE_ELEMENTS: readonly string[] = [
+  'abbr',
+  'b',
+  'cite',
+  'code',
+  'em',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'u',
+];

@@ -1,23 +1,48 @@
 import { cleanText } from '@openmates/contract';
 import type { TextFormat } from '../provider.ts';
-import { BLOCK_ELEMENTS, HIDDEN_ELEMENTS } from './html-elements.ts';
-import { htmlParser } from './html-parser.ts';
+import { BARE_INLINE_ELEMENTS, BLOCK_ELEMENTS, HIDDEN_ELEMENTS } from './html-elements.ts';
+import { decodeHtmlText, htmlParser } from './html-parser.ts';
+import { STABLE_TEXT } from './stable-text.ts';
 import { truncate } from './truncate.ts';
 
 /** In a `u` regex a well-formed pair is one code point, so only an unpaired half matches. */
 const LONE_SURROGATE = /\p{Cs}/gu;
-/** Printable ASCII only: no surrogates, no invisible or control characters, already NFC. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** A bare open or close tag of a `BARE_INLINE_ELEMENTS` element in any case, matched at `lastIndex`. */
+const BARE_INLINE_TAG = new RegExp(`</?(?:${BARE_INLINE_ELEMENTS.join('|')})>`, 'iy');
 
 /**
  * Turns untrusted HTML (or plain text) into plain text of at most `maxCodePoints` code points:
  * parsed by htmlparser2, tags and attributes removed, contents of `HIDDEN_ELEMENTS` elements removed,
- * entities decoded exactly once (by the parser), then cleaned as `cleanPlainText` does.
+ * entities decoded exactly once (by the parser), then cleaned as `cleanPlainText` does. Text whose
+ * only markup is bare inline tags gets the same answer without a parser (see `inlineText`).
  * The result may contain `<` or `&`: it is text, and must be rendered as text.
  */
 export function htmlToText(input: string, maxCodePoints: number): string {
-  // Without `<` or `&` there is no markup and no entity: the parser would return the text as is.
-  return cleanPlainText(input.includes('<') || input.includes('&') ? parseText(input) : input, maxCodePoints);
+  // Without `<` there is no markup: the parser would only decode the entities, if any.
+  if (!input.includes('<')) return cleanPlainText(input.includes('&') ? decodeHtmlText(input) : input, maxCodePoints);
+  return cleanPlainText(inlineText(input) ?? parseText(input), maxCodePoints);
+}
+
+/**
+ * The text of `input` when its only markup is bare inline tags (see `BARE_INLINE_ELEMENTS`), as the
+ * parser would give it, without building one; `undefined` for any other markup. Search engines mark
+ * the query's words so (`<strong>`), and a parser per title and description costs more than the rest
+ * of a result's hygiene. Each run between tags is decoded alone: the parser ends a reference at a
+ * tag, so `&am<b></b>p;` stays `&amp;`.
+ */
+function inlineText(input: string): string | undefined {
+  const decode = input.includes('&');
+  let text = '';
+  let runStart = 0;
+  for (let open = input.indexOf('<'); open !== -1; open = input.indexOf('<', runStart)) {
+    BARE_INLINE_TAG.lastIndex = open;
+    if (!BARE_INLINE_TAG.test(input)) return undefined;
+    const run = input.slice(runStart, open);
+    text += decode ? decodeHtmlText(run) : run;
+    runStart = BARE_INLINE_TAG.lastIndex;
+  }
+  const run = input.slice(runStart);
+  return text + (decode ? decodeHtmlText(run) : run);
 }
 
 /**
@@ -26,10 +51,10 @@ export function htmlToText(input: string, maxCodePoints: number): string {
  * collapsed and trimmed, NFC, then cut between graphemes to at most `maxCodePoints` (see `truncate`).
  */
 export function cleanPlainText(text: string, maxCodePoints: number): string {
-  // Most provider text is printable ASCII, where cleaning only collapses runs of spaces and NFC
-  // changes nothing: one scan instead of four passes with Unicode property classes.
-  if (PRINTABLE_ASCII.test(text))
-    return truncate(text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text, maxCodePoints);
+  // Most provider text is printable ASCII, with perhaps a dash, a quote or a Latin-1 letter, where
+  // cleaning only collapses runs of spaces and NFC changes nothing (see `STABLE_TEXT_RANGES`): one
+  // scan instead of four passes with Unicode property classes.
+  if (STABLE_TEXT.test(text)) return truncate(text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text, maxCodePoints);
   // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
   // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
   return truncate(cleanText(text.replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
