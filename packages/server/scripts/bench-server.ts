@@ -12,6 +12,7 @@
 // BENCH_BASELINE=/path/to/another/checkout adds that tree's server (its `packages/server` and
 // `packages/core` sources, dependencies installed) as a further side, alternated with this one.
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
@@ -234,6 +235,29 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
       );
     });
   };
+  // The reading floor answering as the server must: a request id of its own in a header and in the
+  // body (so a fresh body per request) and the server's `cache-control`. What any answer costs at least.
+  const readingFloorWithIdOf = (body: string) => {
+    const at = body.indexOf('"request_id":"') + '"request_id":"'.length;
+    const [head, tail] = [body.slice(0, at), body.slice(at + 36)];
+    return createServer((req, res) => {
+      readJson(req).then(
+        () => {
+          const id = randomUUID();
+          const bytes = Buffer.from(`${head}${id}${tail}`);
+          res
+            .writeHead(200, {
+              'content-type': 'application/json; charset=utf-8',
+              'cache-control': 'no-store',
+              'x-request-id': id,
+              'content-length': bytes.length,
+            })
+            .end(bytes);
+        },
+        () => send(res, 400, '{"error":"body"}'),
+      );
+    });
+  };
   const listening = async (s: ReturnType<typeof createServer>) => {
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
@@ -244,6 +268,7 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
     proxyMarked: await listening(proxyAsking(MARKED_COUNT)),
     floor: await listening(fixedFloor(floorBody)),
     readingFloor: await listening(readingFloorOf(floorBody)),
+    readingFloorWithId: await listening(readingFloorWithIdOf(floorBody)),
     readingFloorMarked: await listening(readingFloorOf(markedFloorBody)),
   };
   process.send?.({ urls } satisfies Message);
@@ -419,11 +444,14 @@ async function main(): Promise<void> {
     await post(servers.replicaA as string, ONE);
     const reference = await child(['proxy', baseUrl, apiKey, JSON.stringify([hitBody, markedHitBody])]);
     children.push(reference.process);
-    const { proxy, proxyMarked, floor, readingFloor, readingFloorMarked } = urlsOf(reference.message) as {
+    const { proxy, proxyMarked, floor, readingFloor, readingFloorWithId, readingFloorMarked } = urlsOf(
+      reference.message,
+    ) as {
       proxy: string;
       proxyMarked: string;
       floor: string;
       readingFloor: string;
+      readingFloorWithId: string;
       readingFloorMarked: string;
     };
 
@@ -499,7 +527,13 @@ async function main(): Promise<void> {
     });
     const hits = await alternate(
       withBaseline(
-        { floor, readingFloor, memoryHit: servers.memoryCached as string, redisHit: servers.replicaB as string },
+        {
+          floor,
+          readingFloor,
+          readingFloorWithId,
+          memoryHit: servers.memoryCached as string,
+          redisHit: servers.replicaB as string,
+        },
         'memoryCached',
       ),
       ONE,
@@ -565,6 +599,7 @@ ${latencyTable(latency)}
 cache hits, the same request repeated, ${CONNECTIONS} connections (body ${Buffer.byteLength(hitBody)} bytes)
   node:http, fixed body (floor) ${rate(hits.floor)}
   node:http reading the body    ${rate(hits.readingFloor)}   ${ratio(hits.readingFloor, hits.floor)}x   (the floor, reading and parsing the request first: the reading floor)
+  node:http reading, with an id  ${rate(hits.readingFloorWithId)}   ${ratio(hits.readingFloorWithId, hits.readingFloor)}x the reading floor   (answering as the server must: a fresh body with its own request id, the server's headers)
   server, hit in process        ${rate(hits.memoryHit)}   ${ratio(hits.memoryHit, hits.floor)}x; ${hitRatio.toFixed(2)}x the reading floor   (target >= 0.85x: ${verdict(hitRatio >= 0.85)})
   server, hit in Redis          ${rate(hits.redisHit)}   ${ratio(hits.redisHit, hits.floor)}x   (replica B answering what replica A cached)${
     hits.baseline

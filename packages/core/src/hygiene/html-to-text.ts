@@ -38,11 +38,11 @@ function inlineText(input: string): string | undefined {
     BARE_INLINE_TAG.lastIndex = open;
     if (!BARE_INLINE_TAG.test(input)) return undefined;
     const run = input.slice(runStart, open);
-    text += decode ? decodeHtmlText(run) : run;
+    text += decode && run.includes('&') ? decodeHtmlText(run) : run;
     runStart = BARE_INLINE_TAG.lastIndex;
   }
   const run = input.slice(runStart);
-  return text + (decode ? decodeHtmlText(run) : run);
+  return text + (decode && run.includes('&') ? decodeHtmlText(run) : run);
 }
 
 /**
