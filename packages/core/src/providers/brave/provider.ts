@@ -15,7 +15,7 @@ import {
 } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import type { HttpAnswer, HttpGetClient, HttpGetClientFactory } from '../shared/http-get.ts';
-import { lazyHttpGetClient } from '../shared/http-get.ts';
+import { lazyHttpGetClient, queryUrls } from '../shared/http-get.ts';
 import { getJson, retryAfterMs, statusError } from '../shared/json-answer.ts';
 import { type ScopedQuery, withSiteOperators } from '../shared/site-operators.ts';
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './languages.ts';
@@ -158,9 +158,7 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const endpoint = new URL(`${baseUrl}/web/search`);
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
   const http = lazyHttpGetClient(endpoint, config.http);
-  // The endpoint without a query or fragment, so that a page's URL is one parse of one string.
-  const path = Object.assign(new URL(endpoint), { search: '', hash: '' }).href;
-  const at = (search: URLSearchParams) => new URL(`${path}?${search}`);
+  const at = queryUrls(endpoint);
   const translator: HttpTranslator = {
     kind: 'http',
     client: http.get,

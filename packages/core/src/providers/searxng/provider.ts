@@ -10,7 +10,7 @@ import {
   type SearchProvider,
 } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import { type HttpGetClientFactory, lazyHttpGetClient } from '../shared/http-get.ts';
+import { type HttpGetClientFactory, lazyHttpGetClient, queryUrls } from '../shared/http-get.ts';
 import { withSiteOperators } from '../shared/site-operators.ts';
 import { doctorChecks } from './doctor.ts';
 import { ownStatusError } from './refusals.ts';
@@ -161,7 +161,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
   if (config.username !== undefined || config.password !== undefined)
     headers.Authorization = basicAuthorization(config.username ?? '', config.password ?? '');
   const client = lazyHttpGetClient(endpoint, config.http);
-  const at = (url: URL, search: URLSearchParams) => Object.assign(new URL(url), { search: search.toString() });
+  const at = queryUrls(endpoint);
   return {
     id: 'searxng',
     name: 'SearXNG',
@@ -170,7 +170,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     translator: {
       kind: 'http',
       client: client.get,
-      buildRequest: (query, page) => ({ url: at(endpoint, params(query, page)), headers }),
+      buildRequest: (query, page) => ({ url: at(params(query, page)), headers }),
       parseAnswer,
       refusal: (status) => ownStatusError(status),
       notJson: 'SearXNG answered with a web page instead of JSON (a login page or proxy in front of it?).',

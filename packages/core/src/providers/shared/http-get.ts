@@ -192,3 +192,15 @@ function drop(body: Readable): void {
   body.on('error', () => {});
   body.destroy();
 }
+
+/**
+ * A page's URL maker for `endpoint`: the endpoint without its query or fragment, with `search` as
+ * its query, made by one parse of one string (a copy of the endpoint with `search` set parses twice).
+ */
+export function queryUrls(endpoint: URL): (search: URLSearchParams) => URL {
+  const path = Object.assign(new URL(endpoint), { search: '', hash: '' }).href;
+  return (search) => {
+    const query = search.toString();
+    return new URL(query === '' ? path : `${path}?${query}`);
+  };
+}
