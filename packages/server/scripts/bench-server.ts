@@ -238,8 +238,11 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
   // The reading floor answering as the server must: a request id of its own in a header and in the
   // body (so a fresh body per request) and the server's `cache-control`. What any answer costs at least.
   const readingFloorWithIdOf = (body: string) => {
-    const at = body.indexOf('"request_id":"') + '"request_id":"'.length;
-    const [head, tail] = [body.slice(0, at), body.slice(at + 36)];
+    const key = '"request_id":"';
+    const found = body.indexOf(key);
+    if (found < 0) throw new Error('the cache-hit body has no request_id to replace');
+    const at = found + key.length;
+    const [head, tail] = [body.slice(0, at), body.slice(at + randomUUID().length)];
     return createServer((req, res) => {
       readJson(req).then(
         () => {

@@ -34,6 +34,14 @@ beforeEach(() => {
 });
 
 /** How a query runs: a clock at 0 whose sleep records the delays it was asked for and returns at once. */
+/** A shared rate in process whose clock stands still and whose waits return at once: pauses are read, never waited. */
+const stoppedClockGate = () =>
+  createMemoryUpstreamGate(
+    undefined,
+    () => 0,
+    async () => {},
+  );
+
 function context(signal: AbortSignal = new AbortController().signal): { context: QueryOptions; sleeps: number[] } {
   const sleeps: number[] = [];
   const sleep = async (ms: number) => {
@@ -199,11 +207,7 @@ describe('Brave provider: errors', () => {
 
   it('a 429 whose Retry-After ends after the call’s time is provider_rate_limited at once, and pauses everyone', async () => {
     const { context: ctx, sleeps } = context();
-    const gate = createMemoryUpstreamGate(
-      undefined,
-      () => 0,
-      async () => {},
-    );
+    const gate = stoppedClockGate();
     const error = await providerFailure(
       queryProvider(provider(), query('ratelimit-3s x'), { ...ctx, timeoutMs: 2_000, gate }),
     );
@@ -216,11 +220,7 @@ describe('Brave provider: errors', () => {
 
   it('a retried 429 pauses every replica for the wait it names, then calls again', async () => {
     const { context: ctx, sleeps } = context();
-    const gate = createMemoryUpstreamGate(
-      undefined,
-      () => 0,
-      async () => {},
-    );
+    const gate = stoppedClockGate();
     await queryProvider(provider(), query('ratelimit-once y'), { ...ctx, gate });
     expect(sleeps).toEqual([1000]);
     expect(await gate.pausedFor()).toBe(1000);
