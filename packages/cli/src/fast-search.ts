@@ -53,5 +53,5 @@ export function parseFastSearchArgs(
 export async function fastSearch(argv: string[]): Promise<number | undefined> {
   const parsed = parseFastSearchArgs(argv);
   if (!parsed) return undefined;
-  return runSearch(parsed.positionals, parsed.values, processIO());
+  return runSearch(parsed.positionals, parsed.values, processIO(), argv);
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import Search, { oclifSearchFlags, searchArgs, searchFlags } from '../src/commands/search.ts';
 import { parseFastSearchArgs } from '../src/fast-search.ts';
 import { buildRequest, UsageError } from '../src/search/build-request.ts';
-import { COMMAND_FLAGS, type SearchFlagValues, searchFlagTable } from '../src/search/search-flags.ts';
+import { COMMAND_FLAGS, type SearchFlagValues, searchFlagTable, switchGivenValue } from '../src/search/search-flags.ts';
 
 // Throwaway fields added to a copy of the contract's table: a flag appears on both parsers and
 // reaches the built request from its table entry alone.
@@ -97,5 +97,19 @@ describe('the flag tables', () => {
   it('refuses a field whose flag would shadow a command flag', () => {
     const clash: RequestField = { ...PROBE, flag: { name: 'json', help: 'Clash.' } };
     expect(() => searchFlagTable([...REQUEST_FIELDS, clash])).toThrow('--json');
+  });
+});
+
+describe('a switch written with a value', () => {
+  it('is found as typed: the switches of the field table, their --no- forms and the command switches', () => {
+    expect(switchGivenValue(['q', '--json=1'])).toBe('--json=1');
+    expect(switchGivenValue(['--filter-tabloids=false', 'q'])).toBe('--filter-tabloids=false');
+    expect(switchGivenValue(['q', '--no-extra-snippets=yes'])).toBe('--no-extra-snippets=yes');
+  });
+
+  it('leaves value flags, plain switches and queries after -- alone', () => {
+    expect(switchGivenValue(['q', '--count=5', '--json', '--no-filter-tabloids', '--lang=de'])).toBeUndefined();
+    expect(switchGivenValue(['--', '--json=1'])).toBeUndefined();
+    expect(switchGivenValue(['a=b', '-i=-'])).toBeUndefined();
   });
 });

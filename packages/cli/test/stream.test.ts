@@ -90,6 +90,22 @@ describe('openmates search --jsonl', () => {
     expect(brave.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['search', 'x', '--filter-tabloids=no'],
+    ['apps:web:search', 'x', '--no-extra-snippets=1'],
+    ['search', '--json=true', 'x'],
+  ])('refuses a switch written with a value as a usage error: %s %s %s', async (...argv) => {
+    const result = await runCli(argv, env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const valued = argv.find((arg) => arg.includes('=')) as string;
+    const name = valued.slice(0, valued.indexOf('='));
+    expect(result.stderr).toBe(
+      `openmates: ${name} is a switch and takes no value (${valued}): write ${name} alone. See \`openmates search --help\`.\n`,
+    );
+    expect(brave.requests).toHaveLength(0);
+  });
+
   it('aborts the provider call on Ctrl-C and exits 130', async () => {
     const cli = spawnCli(['search', 'hold interrupted', '--jsonl']);
     await brave.waitForHeld(1);

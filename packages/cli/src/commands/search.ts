@@ -52,6 +52,6 @@ Exit codes: 0 every query answered (zero hits included), 2 invalid request, 3 a 
       import('../search/run-search.ts'),
       import('../lib/io.ts'),
     ]);
-    process.exitCode = await runSearch(argv as string[], flags as SearchFlagValues, processIO());
+    process.exitCode = await runSearch(argv as string[], flags as SearchFlagValues, processIO(), this.argv);
   }
 }

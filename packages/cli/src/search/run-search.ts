@@ -3,7 +3,7 @@ import { cliVariable } from '../lib/cli-env.ts';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
-import type { SearchFlagValues } from './search-flags.ts';
+import { type SearchFlagValues, switchGivenValue } from './search-flags.ts';
 
 /** The origin a `--api-url`/`OPENMATES_API_URL` value names, or a usage error. */
 function apiOrigin(raw: string): string {
@@ -112,16 +112,29 @@ function isInPlace(flags: SearchFlagValues, io: CliIO): boolean {
   return !flags.json && !flags.jsonl && io.stdout.isTTY === true && io.env.TERM !== 'dumb' && !logsOnTerminal(io);
 }
 
+/** A usage error before anything runs: one line on stderr, nothing on stdout (whose format is not chosen yet), exit 2. */
+async function refuseUsage(io: CliIO, message: string): Promise<number> {
+  await write(io.stderr, `${errorLine(message, 'invalid_request')}\n`);
+  return outcomeExitCode({ kind: 'error', body: { error: 'usage', code: 'invalid_request' } });
+}
+
 /**
  * `openmates search`: builds the request, runs it in process or through a server, prints the
- * outcome (JSON or text) and resolves to the exit code from the contract's table.
+ * outcome (JSON or text) and resolves to the exit code from the contract's table. `argv` is the
+ * arguments as typed, for what the parsers cannot tell (a switch written with a value).
  */
-export async function runSearch(queries: readonly string[], flags: SearchFlagValues, io: CliIO): Promise<number> {
-  if (flags.json && flags.jsonl) {
-    // A usage error before anything runs: nothing on stdout, whose format could not be both.
-    await write(io.stderr, `${errorLine('--json and --jsonl cannot be combined: pick one', 'invalid_request')}\n`);
-    return outcomeExitCode({ kind: 'error', body: { error: 'usage', code: 'invalid_request' } });
+export async function runSearch(
+  queries: readonly string[],
+  flags: SearchFlagValues,
+  io: CliIO,
+  argv: readonly string[] = [],
+): Promise<number> {
+  const valued = switchGivenValue(argv);
+  if (valued !== undefined) {
+    const name = valued.slice(0, valued.indexOf('='));
+    return refuseUsage(io, `${name} is a switch and takes no value (${valued}): write ${name} alone`);
   }
+  if (flags.json && flags.jsonl) return refuseUsage(io, '--json and --jsonl cannot be combined: pick one');
   let result: { outcome: SearchOutcome; request: unknown } | undefined;
   // Ctrl-C aborts the provider calls still running; the search then ends as `aborted` (exit 130).
   const interrupt = new AbortController();

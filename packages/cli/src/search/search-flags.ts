@@ -80,6 +80,26 @@ export function searchFlagTable(fields: RequestFields = REQUEST_FIELDS): Record<
   return { ...table, ...COMMAND_FLAGS };
 }
 
+/**
+ * The first switch in `argv` written with a value (`--json=1`, `--filter-tabloids=no`), as typed, or
+ * undefined. A switch takes no value, and neither parser refuses one: oclif would search the value
+ * as one more query, and the switch would stay on. Arguments after `--` are queries.
+ */
+export function switchGivenValue(argv: readonly string[], fields: RequestFields = REQUEST_FIELDS): string | undefined {
+  const switches = new Set<string>();
+  for (const [name, spec] of Object.entries(searchFlagTable(fields)))
+    if (spec.type === 'boolean') {
+      switches.add(`--${name}`);
+      if (spec.allowNo) switches.add(`--no-${name}`);
+    }
+  for (const arg of argv) {
+    if (arg === '--') return undefined;
+    const equals = arg.indexOf('=');
+    if (arg.startsWith('--') && equals > 0 && switches.has(arg.slice(0, equals))) return arg;
+  }
+  return undefined;
+}
+
 /** The command flags' values, as both parsers produce them. */
 export interface CommandFlagValues {
   input?: string | undefined;
