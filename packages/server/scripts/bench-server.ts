@@ -4,7 +4,7 @@
 //
 // Four processes, so that nothing measured shares an event loop with anything else: this one runs
 // autocannon; a child runs the fixture; a child runs our servers (one is loaded at a time); a child
-// runs the reference proxy and the fixed-body floor. Redis runs as its own `redis-server`.
+// runs the references (the proxy, the provider calls alone, the floors). Redis runs as its own `redis-server`.
 //
 // Compared sides are measured in alternating rounds within one run (ABAB…), so that load drifts on
 // a shared machine hit every side alike; the ratios are of the means over the rounds.
@@ -139,10 +139,16 @@ interface MappedResult {
  *
  * Beside it, the floor of the HTTP stack: a node:http server answering a fixed JSON body (the
  * server's own cache-hit answer, so of the same size) to every request; and, for comparison, that
- * floor reading and parsing the request body before it answers.
+ * floor reading and parsing the request body before it answers. And the provider calls alone: the
+ * proxy's exchanges with the fixture, each answer read but never parsed, then our server's own
+ * answer to that request, as fixed bytes: what every side pays before its own work.
  */
 async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): Promise<void> {
-  const [floorBody = '', markedFloorBody = ''] = JSON.parse(floorBodies) as string[];
+  const [floorBody = '', markedFloorBody = '', answers = {}] = JSON.parse(floorBodies) as [
+    string,
+    string,
+    Record<string, string>,
+  ];
   const agent = new Agent({ keepAlive: true });
   const upstream = (query: string, count: number) =>
     `${baseUrl}/web/search?${new URLSearchParams({
@@ -153,51 +159,35 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
       text_decorations: 'false',
       result_filter: 'web',
     })}`;
-  function ask(query: string, count: number): Promise<MappedResult[]> {
+  /** A message's whole body as text. */
+  function textOf(message: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      message.once('error', reject);
+      message.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+  }
+  /** The fixture's answer to `query`, as text. */
+  function fetchAnswer(query: string, count: number): Promise<string> {
     return new Promise((resolve, reject) => {
       const out = httpRequest(
         upstream(query, count),
         { agent, headers: { 'x-subscription-token': apiKey } },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.once('error', reject);
-          answer.once('end', () => {
-            try {
-              const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-                web?: { results?: { url: string; title: string; description?: string }[] };
-              };
-              resolve(
-                (parsed.web?.results ?? []).map((r) => ({
-                  url: r.url,
-                  title: r.title,
-                  description: r.description ?? '',
-                })),
-              );
-            } catch (error) {
-              reject(error);
-            }
-          });
-        },
+        (answer) => textOf(answer).then(resolve, reject),
       );
       out.once('error', reject);
       out.end();
     });
   }
-  function readJson(req: IncomingMessage): Promise<{ requests: { query: string }[] }> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.once('error', reject);
-      req.once('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+  async function ask(query: string, count: number): Promise<MappedResult[]> {
+    const parsed = JSON.parse(await fetchAnswer(query, count)) as {
+      web?: { results?: { url: string; title: string; description?: string }[] };
+    };
+    return (parsed.web?.results ?? []).map((r) => ({ url: r.url, title: r.title, description: r.description ?? '' }));
   }
+  const readJson = async (req: IncomingMessage): Promise<{ requests: { query: string }[] }> =>
+    JSON.parse(await textOf(req));
   const send = (res: ServerResponse, status: number, body: string) =>
     res
       .writeHead(status, {
@@ -211,6 +201,19 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
         .then(async ({ requests }) => {
           const groups = await Promise.all(requests.map(async (r, id) => ({ id, results: await ask(r.query, count) })));
           send(res, 200, JSON.stringify({ results: groups, provider: 'Brave' }));
+        })
+        .catch(() => send(res, 502, '{"error":"upstream"}'));
+    });
+  const answerBytes = new Map(Object.entries(answers).map(([request, answer]) => [request, Buffer.from(answer)]));
+  const callsAlone = (count: number) =>
+    createServer((req, res) => {
+      textOf(req)
+        .then(async (text) => {
+          const { requests } = JSON.parse(text) as { requests: { query: string }[] };
+          await Promise.all(requests.map((r) => fetchAnswer(r.query, count)));
+          const bytes = answerBytes.get(text);
+          if (bytes === undefined) throw new Error('no answer of the server to this request');
+          answerFixed(res, bytes);
         })
         .catch(() => send(res, 502, '{"error":"upstream"}'));
     });
@@ -269,6 +272,8 @@ async function runProxy(baseUrl: string, apiKey: string, floorBodies: string): P
   const urls = {
     proxy: await listening(proxyAsking(PLAIN_COUNT)),
     proxyMarked: await listening(proxyAsking(MARKED_COUNT)),
+    callsAlone: await listening(callsAlone(PLAIN_COUNT)),
+    callsAloneMarked: await listening(callsAlone(MARKED_COUNT)),
     floor: await listening(fixedFloor(floorBody)),
     readingFloor: await listening(readingFloorOf(floorBody)),
     readingFloorWithId: await listening(readingFloorWithIdOf(floorBody)),
@@ -445,13 +450,25 @@ async function main(): Promise<void> {
     const hitBody = await post(servers.memoryCached as string, ONE);
     const markedHitBody = await post(servers.memoryCached as string, ONE_MARKED);
     await post(servers.replicaA as string, ONE);
-    const reference = await child(['proxy', baseUrl, apiKey, JSON.stringify([hitBody, markedHitBody])]);
+    // The provider calls alone answer with our server's own answer to the same request.
+    const answers: Record<string, string> = {};
+    for (const body of [ONE, FIVE, ONE_MARKED, FIVE_MARKED]) answers[body] = await post(server, body);
+    const reference = await child(['proxy', baseUrl, apiKey, JSON.stringify([hitBody, markedHitBody, answers])]);
     children.push(reference.process);
-    const { proxy, proxyMarked, floor, readingFloor, readingFloorWithId, readingFloorMarked } = urlsOf(
-      reference.message,
-    ) as {
+    const {
+      proxy,
+      proxyMarked,
+      callsAlone,
+      callsAloneMarked,
+      floor,
+      readingFloor,
+      readingFloorWithId,
+      readingFloorMarked,
+    } = urlsOf(reference.message) as {
       proxy: string;
       proxyMarked: string;
+      callsAlone: string;
+      callsAloneMarked: string;
       floor: string;
       readingFloor: string;
       readingFloorWithId: string;
@@ -472,6 +489,8 @@ async function main(): Promise<void> {
         [hit ? 'floor' : 'proxy', reference.process, hit ? floor : marked ? proxyMarked : proxy],
         ['this tree', ours.process, servers[pick] as string],
       ];
+      // The provider calls alone, beside a search: what is left above them is each side's own work.
+      if (!hit) sides.splice(1, 0, ['calls alone', reference.process, marked ? callsAloneMarked : callsAlone]);
       if (baseline && baselineProcess) sides.push(['baseline', baselineProcess, baseline[pick] as string]);
       for (const [, , url] of sides) await measure(url, body, { duration: 1 });
       const cpu = new Map(sides.map(([name]) => [name, [] as number[]]));
@@ -487,8 +506,15 @@ async function main(): Promise<void> {
       console.log(`CPU per request (${cpuRun}), ${ROUNDS} alternated rounds; load average ${load()}`);
       for (const [name, us] of cpu)
         console.log(
-          `  ${name.padEnd(10)} ${mean(us).toFixed(0).padStart(6)} µs (rounds ${us.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference0 / mean(us)).toFixed(2)}`,
+          `  ${name.padEnd(11)} ${mean(us).toFixed(0).padStart(6)} µs (rounds ${us.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference0 / mean(us)).toFixed(2)}`,
         );
+      const calls = cpu.get('calls alone');
+      if (calls) {
+        const own = [...cpu].filter(([name]) => name !== 'calls alone');
+        console.log(
+          `  own work above the calls alone: ${own.map(([name, us]) => `${name} ${(mean(us) - mean(calls)).toFixed(0)} µs`).join(', ')}`,
+        );
+      }
       return;
     }
 
