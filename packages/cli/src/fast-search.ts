@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { REQUEST_FIELDS, type RequestFields } from '@openmates/contract';
 import { processIO } from './lib/io.ts';
 import { runSearch } from './search/run-search.ts';
-import { type SearchFlagValues, searchFlagTable } from './search/search-flags.ts';
+import { type SearchFlagValues, searchFlagTable, switchGivenValue } from './search/search-flags.ts';
 
 /** What the fast path parsed: the queries and the flag values, by flag name. */
 export interface FastSearchArgs {
@@ -52,6 +52,7 @@ export function parseFastSearchArgs(
  */
 export async function fastSearch(argv: string[]): Promise<number | undefined> {
   const parsed = parseFastSearchArgs(argv);
-  if (!parsed) return undefined;
+  // A switch written with a value is refused here, without loading oclif only to refuse it.
+  if (!parsed) return switchGivenValue(argv) === undefined ? undefined : runSearch([], {}, processIO(), argv);
   return runSearch(parsed.positionals, parsed.values, processIO(), argv);
 }
