@@ -44,11 +44,18 @@ const ROUND_S = Math.max(1, SECONDS / ROUNDS);
 const CONNECTIONS = 10;
 const RATE = 100;
 /**
+ * Seconds of a fixed-rate round: three throughput rounds, so that a round's p99 is of 750
+ * requests (its eighth-slowest), not of 250 (its third-slowest), which one stall of the machine moves.
+ */
+const LATENCY_ROUND_S = 3 * ROUND_S;
+/**
  * Connections for the fixed-rate runs. autocannon splits the rate over its connections and they
  * tend to fire together, so 10 connections at 10 req/s each arrive as bursts of 10 and measure
  * queueing; two connections keep requests spread out while one slow answer cannot stall the rate.
  */
 const RATE_CONNECTIONS = 2;
+/** The options of every fixed-rate run. */
+const AT_RATE: Partial<Options> = { overallRate: RATE, connections: RATE_CONNECTIONS, duration: LATENCY_ROUND_S };
 /** A limit no benchmark reaches: every request is checked and counted, none refused. */
 const UNREACHED_LIMIT = '100000000';
 const HERE = fileURLToPath(import.meta.url);
@@ -550,10 +557,7 @@ async function main(): Promise<void> {
       );
     const one = await alternate(throughputSides('server'), ONE, {});
     const five = await alternate(throughputSides('server'), FIVE, {});
-    const latency = await alternate(withBaseline({ proxy, server }, 'server'), ONE, {
-      overallRate: RATE,
-      connections: RATE_CONNECTIONS,
-    });
+    const latency = await alternate(withBaseline({ proxy, server }, 'server'), ONE, AT_RATE);
     const hits = await alternate(
       withBaseline(
         {
@@ -568,18 +572,12 @@ async function main(): Promise<void> {
       ONE,
       {},
     );
-    const hitLatency = await alternate({ redisHit: servers.replicaB as string }, ONE, {
-      overallRate: RATE,
-      connections: RATE_CONNECTIONS,
-    });
+    const hitLatency = await alternate({ redisHit: servers.replicaB as string }, ONE, AT_RATE);
     // The markup variant, against the proxy asking the same count.
     const markedSides = { proxy: proxyMarked, server };
     const oneMarked = await alternate(markedSides, ONE_MARKED, {});
     const fiveMarked = await alternate(markedSides, FIVE_MARKED, {});
-    const latencyMarked = await alternate(markedSides, ONE_MARKED, {
-      overallRate: RATE,
-      connections: RATE_CONNECTIONS,
-    });
+    const latencyMarked = await alternate(markedSides, ONE_MARKED, AT_RATE);
     const hitsMarked = await alternate(
       { readingFloor: readingFloorMarked, memoryHit: servers.memoryCached as string },
       ONE_MARKED,
@@ -622,7 +620,7 @@ ${throughputTable(one, 0.7)}
 throughput, five queries a request, ${CONNECTIONS} connections
 ${throughputTable(five, 0.8)}
 
-latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            p50          p99
+latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections, rounds of ${LATENCY_ROUND_S} s  p50          p99
 ${latencyTable(latency)}
 
 cache hits, the same request repeated, ${CONNECTIONS} connections (body ${Buffer.byteLength(hitBody)} bytes)
@@ -643,7 +641,7 @@ throughput, one query a request, ${CONNECTIONS} connections
 ${markedTable(oneMarked, 0.7)}
 throughput, five queries a request, ${CONNECTIONS} connections
 ${markedTable(fiveMarked, 0.8)}
-latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections            p50          p99
+latency at ${RATE} req/s, one query, ${RATE_CONNECTIONS} connections, rounds of ${LATENCY_ROUND_S} s  p50          p99
 ${latencyTable(latencyMarked)}
 cache hits (body ${Buffer.byteLength(markedHitBody)} bytes)
   node:http reading the body    ${rate(hitsMarked.readingFloor)}
