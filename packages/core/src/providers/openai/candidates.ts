@@ -1,37 +1,23 @@
-import { MAX_DESCRIPTION_LENGTH } from '@openmates/contract';
 import type { ProviderAnswer, RawCandidate } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
+import { type CodePointSpan, citationNote } from './citing-sentence.ts';
 import type { SearchReceipt } from './receipts.ts';
-
-const SENTENCE_END = new Set(['.', '!', '?', '\n']);
-
-/**
- * The sentence of the answer around a citation, without the citation's own span (usually a
- * markdown link). Indices count code points. Undefined when the indices do not fit the text.
- */
-export function citationNote(text: string | undefined, start: unknown, end: unknown): string | undefined {
-  if (text === undefined || !Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
-  const chars = Array.from(text);
-  const from = start as number;
-  const to = end as number;
-  if (from < 0 || to < from || to > chars.length) return undefined;
-  const isEnd = (i: number) =>
-    SENTENCE_END.has(chars[i] ?? '') && (i + 1 >= chars.length || /\s/.test(chars[i + 1] ?? ''));
-  let head = from;
-  while (head > 0 && !isEnd(head - 1)) head -= 1;
-  let tail = to;
-  while (tail < chars.length && !isEnd(tail)) tail += 1;
-  if (tail < chars.length) tail += 1;
-  const note = `${chars.slice(head, from).join('')}${chars.slice(to, tail).join('')}`
-    .replace(/\s+/g, ' ')
-    .replace(/\s+([.,;:!?])/g, '$1')
-    .trim();
-  if (note === '' || /^[.,;:!?]+$/.test(note)) return undefined;
-  return Array.from(note).slice(0, MAX_DESCRIPTION_LENGTH).join('');
-}
 
 function actionOf(call: SearchReceipt['calls'][number]): Record<string, unknown> {
   return isRecord(call.action) ? call.action : {};
+}
+
+/** The spans of every citation, by the text part they cite in (`itemId:contentIndex`). */
+function citationSpans(receipt: SearchReceipt): Map<string, CodePointSpan[]> {
+  const spans = new Map<string, CodePointSpan[]>();
+  for (const { itemId, contentIndex, annotation } of receipt.annotations) {
+    if (!isRecord(annotation) || annotation.type !== 'url_citation') continue;
+    const { start_index: start, end_index: end } = annotation;
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) continue;
+    const key = `${itemId}:${contentIndex}`;
+    spans.set(key, [...(spans.get(key) ?? []), [start as number, end as number]]);
+  }
+  return spans;
 }
 
 /**
@@ -43,6 +29,7 @@ function actionOf(call: SearchReceipt['calls'][number]): Record<string, unknown>
 export function answerFromReceipt(receipt: SearchReceipt, query: string): ProviderAnswer {
   const candidates: RawCandidate[] = [];
   const seen = new Set<string>();
+  const spans = citationSpans(receipt);
 
   for (const { itemId, contentIndex, annotation } of receipt.annotations) {
     if (!isRecord(annotation) || annotation.type !== 'url_citation') continue;
@@ -56,6 +43,7 @@ export function answerFromReceipt(receipt: SearchReceipt, query: string): Provid
       receipt.texts.get(`${itemId}:${contentIndex}`),
       annotation.start_index,
       annotation.end_index,
+      spans.get(`${itemId}:${contentIndex}`),
     );
     if (note !== undefined) candidate.note = note;
     candidates.push(candidate);
