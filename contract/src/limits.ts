@@ -59,6 +59,14 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Engine defaults, each overridable through the environment (docs/reference.md lists the variables). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
+/**
+ * Searches OpenAI's hosted `web_search` may run for one query before its answer is refused
+ * (`OPENMATES_OPENAI_MAX_SEARCHES`, from `MIN_OPENAI_MAX_SEARCHES` to `MAX_OPENAI_MAX_SEARCHES`):
+ * one query normally needs one to three, and every search is billed. Page reads do not count.
+ */
+export const DEFAULT_OPENAI_MAX_SEARCHES = 4;
+export const MIN_OPENAI_MAX_SEARCHES = 1;
+export const MAX_OPENAI_MAX_SEARCHES = 20;
 /** SearXNG waits for its slowest engines (their own timeouts are a few seconds each). */
 export const DEFAULT_SEARXNG_TIMEOUT_MS = 15_000;
 export const DEFAULT_CACHE_TTL_S = 300;

@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       maxSources: 100,
       maxResponseBytes: 262_144,
       brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
-      openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4' },
+      openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4', maxSearches: 4 },
     });
     expect(configSecrets(config)).toEqual([]);
   });
@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       OPENAI_API_KEY: 'k'.repeat(20),
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1/',
       OPENMATES_OPENAI_SEARCH_MODEL: 'gpt-5.6-terra',
+      OPENMATES_OPENAI_MAX_SEARCHES: '8',
       BRAVE_SEARCH_API_KEY: 'b'.repeat(20),
       OPENMATES_CACHE_TTL_S: '0',
       OPENMATES_MAX_SOURCES: '5',
@@ -32,7 +33,12 @@ describe('loadConfig', () => {
     expect(config.provider).toBe('openai');
     expect(config.providerSource).toBe('OPENMATES_PROVIDER');
     expect(config.providerTimeoutMs).toBe(45_000);
-    expect(config.openai).toEqual({ apiKey: 'k'.repeat(20), baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-5.6-terra' });
+    expect(config.openai).toEqual({
+      apiKey: 'k'.repeat(20),
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'gpt-5.6-terra',
+      maxSearches: 8,
+    });
     expect(config.cacheTtlS).toBe(0);
     expect(config.maxSources).toBe(5);
     expect(config.local.indexPath).toBe('/tmp/x.db');
@@ -80,6 +86,14 @@ describe('loadConfig', () => {
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);
     expect(lines.join('\n')).not.toContain('secret-host');
+  });
+
+  it.each(['0', '21', '4.5', 'four'])('refuses OPENMATES_OPENAI_MAX_SEARCHES=%j, naming its range', (value) => {
+    expect(() => loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: value })).toThrow(
+      new ConfigError('OPENMATES_OPENAI_MAX_SEARCHES must be a whole number from 1 to 20'),
+    );
+    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '20' }).openai.maxSearches).toBe(20);
+    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '1' }).openai.maxSearches).toBe(1);
   });
 
   it('splits SEARXNG_BASE_URL into the instance (sub-path kept) and its credentials, which are secrets', () => {

@@ -34,28 +34,29 @@ export function readerOf(schema: z.ZodType): ((raw: string) => unknown) | undefi
 const plainText = (raw: string) => (raw.trim() === '' ? undefined : raw);
 
 /**
- * A whole number ≥ `min`, or undefined when unset or blank. Like every schema of an environment
- * table, built on its first parse (`z.lazy`): a process sets few of the variables it could read,
- * and `parseEnv` never runs the schema of an unset one.
+ * A whole number ≥ `min` (and ≤ `max` when given), or undefined when unset or blank. Like every
+ * schema of an environment table, built on its first parse (`z.lazy`): a process sets few of the
+ * variables it could read, and `parseEnv` never runs the schema of an unset one.
  */
-export const wholeNumber = (name: string, min: number) =>
-  withReader(
+export const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const message =
+    max === Number.MAX_SAFE_INTEGER
+      ? `${name} must be a whole number ≥ ${min}`
+      : `${name} must be a whole number from ${min} to ${max}`;
+  const inRange = (n: number) => n >= min && n <= max && Number.isSafeInteger(n);
+  return withReader(
     z.lazy(() =>
       z.preprocess(
         blankToUndefined,
-        z
-          .string()
-          .regex(/^\d+$/, { message: `${name} must be a whole number ≥ ${min}` })
-          .transform(Number)
-          .refine((n) => n >= min && Number.isSafeInteger(n), { message: `${name} must be a whole number ≥ ${min}` })
-          .optional(),
+        z.string().regex(/^\d+$/, { message }).transform(Number).refine(inRange, { message }).optional(),
       ),
     ),
     (raw) => {
       const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-      return n >= min && Number.isSafeInteger(n) ? n : undefined;
+      return inRange(n) ? n : undefined;
     },
   );
+};
 
 /** An http(s) URL without trailing slashes, or undefined when unset or blank. */
 export const httpUrl = (name: string) =>

@@ -1,14 +1,10 @@
+import { DEFAULT_OPENAI_MAX_SEARCHES, MAX_OPENAI_MAX_SEARCHES, MIN_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
 
 /** Where the OpenAI provider sends queries when no base URL is configured. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The hosted-search model when none is configured (`OPENMATES_OPENAI_SEARCH_MODEL`). */
 export const OPENAI_DEFAULT_MODEL = 'gpt-5.4';
-/**
- * Distinct native `web_search_call`s one query may run before its answer is refused. One query
- * normally needs one or two; a loop beyond this is spending that nobody asked for.
- */
-export const OPENAI_DEFAULT_MAX_NATIVE_SEARCHES = 4;
 
 export interface OpenAIProviderConfig {
   /** The OpenAI API key, sent as `Authorization: Bearer`. Required. */
@@ -17,8 +13,11 @@ export interface OpenAIProviderConfig {
   baseUrl?: string;
   /** The hosted-search model. Default `gpt-5.4`. */
   model?: string;
-  /** Distinct `web_search_call` ids allowed per query; more fail the query. Default 4. */
-  maxNativeSearches?: number;
+  /**
+   * Searches (`web_search_call`s whose action is `search`) allowed per query, 1–20; more fail the
+   * query, page reads do not count (ADR 0103). Default 4 (`OPENMATES_OPENAI_MAX_SEARCHES`).
+   */
+  maxSearches?: number;
 }
 
 /** A configuration with every default applied and checked. */
@@ -27,7 +26,7 @@ export interface ResolvedOpenAIConfig {
   /** Without a trailing slash. */
   baseUrl: string;
   model: string;
-  maxNativeSearches: number;
+  maxSearches: number;
   /** The base URL's host: who receives the queries. */
   recipient: string;
 }
@@ -54,14 +53,20 @@ export function resolveOpenAIConfig(
   if (base.username !== '' || base.password !== '')
     throw new ProviderNotConfiguredError('OpenAI: the base URL must not carry credentials.');
   const model = config.model?.trim() || OPENAI_DEFAULT_MODEL;
-  const maxNativeSearches = config.maxNativeSearches ?? OPENAI_DEFAULT_MAX_NATIVE_SEARCHES;
-  if (!Number.isSafeInteger(maxNativeSearches) || maxNativeSearches < 1)
-    throw new ProviderNotConfiguredError('OpenAI: maxNativeSearches must be a positive integer.');
+  const maxSearches = config.maxSearches ?? DEFAULT_OPENAI_MAX_SEARCHES;
+  if (
+    !Number.isSafeInteger(maxSearches) ||
+    maxSearches < MIN_OPENAI_MAX_SEARCHES ||
+    maxSearches > MAX_OPENAI_MAX_SEARCHES
+  )
+    throw new ProviderNotConfiguredError(
+      `OpenAI: maxSearches must be a whole number from ${MIN_OPENAI_MAX_SEARCHES} to ${MAX_OPENAI_MAX_SEARCHES}.`,
+    );
   return {
     apiKey,
     baseUrl: base.toString().replace(/\/+$/, ''),
     model,
-    maxNativeSearches,
+    maxSearches,
     recipient: base.host,
   };
 }

@@ -1,7 +1,6 @@
 // OpenAI's hosted search: the provider, its configuration, its dry run and its live probe.
 export {
   OPENAI_DEFAULT_BASE_URL,
-  OPENAI_DEFAULT_MAX_NATIVE_SEARCHES,
   OPENAI_DEFAULT_MODEL,
   type OpenAIProviderConfig,
   type ResolvedOpenAIConfig,

@@ -60,7 +60,7 @@ export async function liveProbe(config: OpenAIProviderConfig, signal: AbortSigna
       checks.push({ name: 'openai level 2: search executed and cited', ok: false, detail: `HTTP ${response.status}` });
       return checks;
     }
-    const receipt = await readReceipt(response, resolved.maxNativeSearches, signal);
+    const receipt = await readReceipt(response, resolved.maxSearches, signal);
     // The same citation is observed as a stream event, in its message item and in the final response.
     const citations = new Set<string>();
     for (const { annotation } of receipt.annotations) {

@@ -10,7 +10,7 @@ import { optionLists, providerIssues } from '../../capabilities.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
-import { OPENAI_DEFAULT_MAX_NATIVE_SEARCHES } from './config.ts';
+import { DEFAULT_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';
 import { OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
@@ -139,7 +139,7 @@ describe('fail closed', () => {
     ['nosearch', /no search receipt/],
     ['searchfailed', /failed web search call/],
     ['conflict', /conflicting observations/],
-    ['toomany', new RegExp(`more than ${OPENAI_DEFAULT_MAX_NATIVE_SEARCHES} web searches`)],
+    ['toomany', new RegExp(`more than ${DEFAULT_OPENAI_MAX_SEARCHES} web searches`)],
     ['incomplete', /incomplete/],
     ['twoterminal', /more than one terminal event/],
     ['malformed', /malformed stream event/],
@@ -161,7 +161,7 @@ describe('fail closed', () => {
     const generous = createOpenAIProvider({
       apiKey: fixture.apiKey,
       baseUrl: fixture.baseUrl,
-      maxNativeSearches: OPENAI_FIXTURE_TOOMANY_CALLS,
+      maxSearches: OPENAI_FIXTURE_TOOMANY_CALLS,
     });
     const answer = await queryProvider(generous, query('toomany calls'), context());
     expect(answer.candidates.length).toBeGreaterThan(0);
@@ -272,7 +272,8 @@ describe('validation and description', () => {
   it('is not configured without a key or with an unusable base URL', () => {
     expect(() => createOpenAIProvider({ apiKey: ' ' })).toThrow(ProviderNotConfiguredError);
     expect(() => createOpenAIProvider({ apiKey: 'k', baseUrl: 'ftp://x/v1' })).toThrow(ProviderNotConfiguredError);
-    expect(() => createOpenAIProvider({ apiKey: 'k', maxNativeSearches: 0 })).toThrow(ProviderNotConfiguredError);
+    for (const maxSearches of [0, 21, 2.5])
+      expect(() => createOpenAIProvider({ apiKey: 'k', maxSearches })).toThrow(ProviderNotConfiguredError);
   });
 
   it('doctor reports the configuration without the key and without calling OpenAI', async () => {

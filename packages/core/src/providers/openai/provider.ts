@@ -66,7 +66,7 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
         // loads on the first OpenAI search, so a process searching another provider never pays for it.
         const { runOpenAISearch } = await import('./transport.ts');
         const request = buildOpenAIRequest(query, resolved);
-        const receipt = await runOpenAISearch(request, resolved.maxNativeSearches, call.signal);
+        const receipt = await runOpenAISearch(request, resolved.maxSearches, call.signal);
         return answerFromReceipt(receipt, query.query);
       },
     },
@@ -76,7 +76,7 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
         {
           name: 'openai configuration',
           ok: true,
-          detail: `model ${resolved.model}; queries go to ${resolved.recipient} (a separate OpenAI search model; charges may apply); at most ${resolved.maxNativeSearches} native searches per query; API key set`,
+          detail: `model ${resolved.model}; queries go to ${resolved.recipient} (a separate OpenAI search model; charges may apply); at most ${resolved.maxSearches} searches per query (page reads not counted); API key set`,
         },
       ];
     },

@@ -70,10 +70,45 @@ describe('receipt rules', () => {
     expect(rejection([created, callEvent('completed'), odd])).toMatch(/incomplete/);
   });
 
-  it('count distinct call ids against the allowance, not repeated observations', () => {
+  it('count a call whose action never became known against the allowance, once per call id', () => {
     const events = [created, callEvent('completed', 'a'), callEvent('completed', 'a'), callEvent('completed', 'b')];
     expect(run([...events, completed()], 2).calls).toHaveLength(2);
     expect(() => run([...events, completed()], 1)).toThrow(/more than 1 web searches/);
+  });
+
+  // As OpenAI streams them: the action is named only by the call's final item.
+  const action = (id: string, value: Record<string, unknown>) => [
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { id, type: 'web_search_call', status: 'in_progress' },
+    },
+    callEvent('completed', id),
+    done({ id, type: 'web_search_call', status: 'completed', action: value }),
+  ];
+  const search = (id: string) => action(id, { type: 'search', query: id, sources: [] });
+  const pageReads = ['p1', 'p2', 'p3', 'p4'].flatMap((id, n) =>
+    action(
+      id,
+      n % 2 === 0
+        ? { type: 'open_page', url: 'https://a.example/' }
+        : { type: 'find_in_page', url: 'https://a.example/', pattern: 'x' },
+    ),
+  );
+
+  it('count searches against the allowance, never page reads', () => {
+    const receipt = run([created, ...search('s1'), ...pageReads, ...search('s2'), completed()], 2);
+    expect(receipt.calls.map((c) => c.id)).toEqual(['s1', 'p1', 'p2', 'p3', 'p4', 's2']);
+  });
+
+  it('refuse the search past the allowance as soon as its final item names it', () => {
+    const tracker = createReceiptTracker(2);
+    const observe = (event: Record<string, unknown>) =>
+      tracker.observe(parseStreamEvent(String(event.type), JSON.stringify(event)));
+    [created, ...search('s1'), ...pageReads, ...search('s2')].forEach(observe);
+    const third = search('s3');
+    third.slice(0, -1).forEach(observe);
+    expect(() => observe(third.at(-1) ?? {})).toThrow(/more than 2 web searches/);
   });
 
   it('refuse an event whose SSE name differs from its type', () => {

@@ -42,7 +42,7 @@ const TERMINALS = new Set(['response.completed', 'response.incomplete', 'respons
 
 /** What the tracker of one stream has observed so far. */
 interface Observed {
-  maxNativeSearches: number;
+  maxSearches: number;
   calls: Map<string, CallRecord>;
   annotations: ObservedAnnotation[];
   texts: Map<string, string>;
@@ -57,11 +57,12 @@ type ResponseEvent = Extract<OpenAIStreamEvent, { kind: 'response' }>;
  * order (it throws as soon as the stream cannot succeed), then `finish` at the end of the stream
  * (it throws unless there was exactly one completed response and at least one completed search,
  * and every search call completed). Identical repeated observations of a call are consolidated;
- * differing ones are a conflict.
+ * differing ones are a conflict. At most `maxSearches` calls may be searches (ADR 0103): page
+ * reads (`open_page`, `find_in_page`) do not count, a call whose action is not known does.
  */
-export function createReceiptTracker(maxNativeSearches: number) {
+export function createReceiptTracker(maxSearches: number) {
   const observed: Observed = {
-    maxNativeSearches,
+    maxSearches,
     calls: new Map(),
     annotations: [],
     texts: new Map(),
@@ -74,17 +75,36 @@ export function createReceiptTracker(maxNativeSearches: number) {
   };
 }
 
-/** The record of the search call `id`, started on first sight; refuses one call past the allowance. */
+/** The record of the web search call `id`, started on first sight. */
 function call(observed: Observed, id: string): CallRecord {
   let record = observed.calls.get(id);
   if (record === undefined) {
     record = { completedSignal: false, failedSignal: false };
     observed.calls.set(id, record);
-    // The allowance counts distinct native executions; refusing early stops reading the stream.
-    if (observed.calls.size > observed.maxNativeSearches)
-      throw fail(`OpenAI ran more than ${observed.maxNativeSearches} web searches for one query; no result is used.`);
   }
   return record;
+}
+
+/** The action a call's final item names (`search`, `open_page`, `find_in_page`), if it names one. */
+function actionType(item: WebSearchCallItem | undefined): string | undefined {
+  const action = item?.action as { type?: unknown } | undefined;
+  return typeof action?.type === 'string' ? action.type : undefined;
+}
+
+/** A call counts as a search unless its final item names another action: one not known might be one. */
+const isSearch = (record: CallRecord) => (actionType(record.item) ?? 'search') === 'search';
+
+/**
+ * Refuses the stream once more than the allowance of calls are known searches. Checked as each
+ * final item arrives (a call's action is known only then), so a runaway loop stops being read
+ * early; `finish` checks again with the calls whose action never became known.
+ */
+function checkAllowance(observed: Observed, known: boolean): void {
+  let searches = 0;
+  for (const record of observed.calls.values())
+    if (known ? actionType(record.item) === 'search' : isSearch(record)) searches += 1;
+  if (searches > observed.maxSearches)
+    throw fail(`OpenAI ran more than ${observed.maxSearches} web searches for one query; no result is used.`);
 }
 
 function finalItem(observed: Observed, item: WebSearchCallItem): void {
@@ -92,6 +112,7 @@ function finalItem(observed: Observed, item: WebSearchCallItem): void {
   if (record.item !== undefined && !isDeepStrictEqual(record.item, item)) throw fail(CONFLICT);
   record.item = item;
   checkConsistent(record);
+  checkAllowance(observed, true);
 }
 
 function checkConsistent(record: CallRecord): void {
@@ -189,5 +210,6 @@ function finish(observed: Observed): SearchReceipt {
   }
   if (completed.length === 0)
     throw fail('OpenAI answered without a completed web search (no search receipt); the answer is not used.');
+  checkAllowance(observed, false);
   return { responseId, calls: completed, annotations, texts };
 }

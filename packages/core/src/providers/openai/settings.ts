@@ -1,7 +1,20 @@
-import { DEFAULT_OPENAI_TIMEOUT_MS } from '@openmates/contract';
+import {
+  DEFAULT_OPENAI_MAX_SEARCHES,
+  DEFAULT_OPENAI_TIMEOUT_MS,
+  MAX_OPENAI_MAX_SEARCHES,
+  MIN_OPENAI_MAX_SEARCHES,
+} from '@openmates/contract';
 import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
-import { blankToUndefined, type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
+import {
+  blankToUndefined,
+  type EnvTable,
+  httpUrl,
+  parseEnv,
+  secret,
+  wholeNumber,
+  withDefault,
+} from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './config.ts';
@@ -16,6 +29,8 @@ export interface OpenAISettings {
   baseUrl: string;
   /** `OPENMATES_OPENAI_SEARCH_MODEL`. */
   model: string;
+  /** `OPENMATES_OPENAI_MAX_SEARCHES` (default 4, from 1 to 20). */
+  maxSearches: number;
 }
 
 const ENVIRONMENT = {
@@ -44,6 +59,13 @@ const ENVIRONMENT = {
       OPENAI_DEFAULT_MODEL,
     ),
   },
+  OPENMATES_OPENAI_MAX_SEARCHES: {
+    description: `Searches OpenAI's hosted \`web_search\` may run for one query (${MIN_OPENAI_MAX_SEARCHES}–${MAX_OPENAI_MAX_SEARCHES}; each is billed); an answer that ran more is refused whole. Reading a found page (\`open_page\`, \`find_in_page\`) is not a search.`,
+    ...withDefault(
+      wholeNumber('OPENMATES_OPENAI_MAX_SEARCHES', MIN_OPENAI_MAX_SEARCHES, MAX_OPENAI_MAX_SEARCHES),
+      DEFAULT_OPENAI_MAX_SEARCHES,
+    ),
+  },
 } as const satisfies EnvTable;
 
 const needsKey = () =>
@@ -60,23 +82,25 @@ export const openaiModule: ProviderModule<OpenAISettings> = {
     const settings: OpenAISettings = {
       baseUrl: e.OPENAI_BASE_URL,
       model: e.OPENMATES_OPENAI_SEARCH_MODEL,
+      maxSearches: e.OPENMATES_OPENAI_MAX_SEARCHES,
     };
     if (e.OPENAI_API_KEY) settings.apiKey = e.OPENAI_API_KEY;
     return settings;
   },
   secrets: (settings) => (settings.apiKey ? [settings.apiKey] : []),
-  identity: (settings) => [settings.baseUrl, settings.model, settings.apiKey ?? ''],
+  identity: (settings) => [settings.baseUrl, settings.model, String(settings.maxSearches), settings.apiKey ?? ''],
   create(settings) {
     if (!settings.apiKey) throw needsKey();
-    return createOpenAIProvider({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, model: settings.model });
+    return createOpenAIProvider({ ...settings, apiKey: settings.apiKey });
   },
   configurationChecks: (settings, env) => [
     keyCheck(env, 'OPENAI_API_KEY'),
     endpointCheck(env, 'OPENAI_BASE_URL', settings.baseUrl),
     { name: 'OPENMATES_OPENAI_SEARCH_MODEL', ok: true, detail: settings.model },
+    { name: 'OPENMATES_OPENAI_MAX_SEARCHES', ok: true, detail: `${settings.maxSearches} searches per query` },
   ],
   async liveProbe(settings, signal) {
     if (!settings.apiKey) return [];
-    return liveProbe({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, model: settings.model }, signal);
+    return liveProbe({ ...settings, apiKey: settings.apiKey }, signal);
   },
 };

@@ -59,7 +59,7 @@ export async function postResponses(request: OpenAIRequest, signal: AbortSignal)
  */
 export async function readReceipt(
   response: Response,
-  maxNativeSearches: number,
+  maxSearches: number,
   signal: AbortSignal,
 ): Promise<SearchReceipt> {
   const contentType = response.headers.get('content-type') ?? '';
@@ -69,7 +69,7 @@ export async function readReceipt(
       status: response.status,
     });
   }
-  const tracker = createReceiptTracker(maxNativeSearches);
+  const tracker = createReceiptTracker(maxSearches);
   const reader = response.body
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream({ onError: 'terminate', maxBufferSize: MAX_EVENT_CHARS }))
@@ -100,7 +100,7 @@ export async function readReceipt(
 /** One streamed Responses request for one query, checked against the receipt rules. */
 export async function runOpenAISearch(
   request: OpenAIRequest,
-  maxNativeSearches: number,
+  maxSearches: number,
   signal: AbortSignal,
 ): Promise<SearchReceipt> {
   const response = await postResponses(request, signal);
@@ -108,5 +108,5 @@ export async function runOpenAISearch(
     await response.body?.cancel().catch(() => {});
     throw httpStatusError(response.status);
   }
-  return readReceipt(response, maxNativeSearches, signal);
+  return readReceipt(response, maxSearches, signal);
 }
