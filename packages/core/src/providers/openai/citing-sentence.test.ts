@@ -66,6 +66,20 @@ describe('citationNote', () => {
     );
   });
 
+  it('is the sentence before a fragment the segmenter splits off after a dotted name', () => {
+    const a = '([readthedocs.io](https://opentelemetry.readthedocs.io/fastapi.html))';
+    const dotted = `Headers appear on spans as http.request.header.* and http.response.header.*. ${a}\n\nNext.`;
+    expect(noteOf(dotted, a)).toBe('Headers appear on spans as http.request.header.* and http.response.header.');
+  });
+
+  it('does not end a sentence after a company suffix before more of the name', () => {
+    const a = '([investopedia.com](https://www.investopedia.com/x))';
+    const deal = `- A major media deal: Netflix is pursuing Warner Bros. Discovery (market coverage today). ${a}  \n- Next item.`;
+    expect(noteOf(deal, a)).toBe(
+      'A major media deal: Netflix is pursuing Warner Bros. Discovery (market coverage today).',
+    );
+  });
+
   it('keeps the label of a link that is part of the prose', () => {
     const prose =
       'The [Deno](https://deno.com) team shipped 2.5 in September ([deno.com](https://deno.com/blog/v2.5)).';

@@ -7,9 +7,11 @@ export type CodePointSpan = readonly [start: number, end: number];
 // whole `([label](url))` when the link stands in parentheses of its own, as OpenAI writes citations.
 const LINK = /\((\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\))\)|\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)/g;
 
-// Abbreviations after which Intl.Segmenter ends a sentence although the sentence goes on: V8's
-// segmenter has no suppression list, so "Dr. Smith" would otherwise be two sentences.
-const ABBREVIATION = /(?:^|[\s(.])(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|St|Sr|Jr|vs|cf|ca|approx|e\.g|i\.e)\.$/;
+// Abbreviations before a capitalized word, after which Intl.Segmenter ends a sentence although the
+// sentence goes on: V8's segmenter has no suppression list, so "Dr. Smith" or "Warner Bros.
+// Discovery" would otherwise be cut in two. Initials (`J. R. R.`, `U.S.`) count as well.
+const ABBREVIATION =
+  /(?:^|[\s(.])(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|Gen|Gov|Sen|Rep|St|Mt|Sr|Jr|Bros|Inc|Corp|Co|Ltd|vs|cf|ca|approx|e\.g|i\.e)\.$/;
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -64,7 +66,8 @@ function prose(text: string, removed: Uint8Array, from: number, to: number): str
     .trim();
 }
 
-const isEmpty = (note: string) => /^[\s.,;:!?()[\]-]*$/.test(note);
+// No word: punctuation or a fragment such as `*.` the segmenter split off after a dotted name.
+const isEmpty = (note: string) => !/[\p{L}\p{N}]/u.test(note);
 
 /**
  * The sentence of an answer that a citation closes, without any citation's own span (ADR 0102):

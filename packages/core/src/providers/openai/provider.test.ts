@@ -1,3 +1,4 @@
+import { DEFAULT_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import {
   OPENAI_CANARY_API_KEY,
   OPENAI_FIXTURE_TOOMANY_CALLS,
@@ -10,7 +11,6 @@ import { optionLists, providerIssues } from '../../capabilities.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
-import { DEFAULT_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import { liveProbe } from './probe.ts';
 import { createOpenAIProvider } from './provider.ts';
 import { OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
