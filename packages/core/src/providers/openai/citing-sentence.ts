@@ -70,7 +70,7 @@ function prose(text: string, removed: Uint8Array, from: number, to: number): str
 const isEmpty = (note: string) => !/[\p{L}\p{N}]/u.test(note);
 
 /**
- * The sentence of an answer that a citation closes, without any citation's own span (ADR 0102):
+ * The sentence of an answer that a citation closes, without any citation's own span (ADR 0098):
  * the sentence the citation stands in, or, for a citation written after a sentence's full stop
  * (`…highest point. ([britannica.com](…))`) or alone on its line, the sentence before it. Sentences
  * are Intl.Segmenter's (so decimals and `Node.js` do not end one), with every citation and link

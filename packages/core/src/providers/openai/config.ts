@@ -15,7 +15,7 @@ export interface OpenAIProviderConfig {
   model?: string;
   /**
    * Searches (`web_search_call`s whose action is `search`) allowed per query, 1–20; more fail the
-   * query, page reads do not count (ADR 0103). Default 4 (`OPENMATES_OPENAI_MAX_SEARCHES`).
+   * query, page reads do not count (ADR 0099). Default 4 (`OPENMATES_OPENAI_MAX_SEARCHES`).
    */
   maxSearches?: number;
 }

@@ -57,7 +57,7 @@ type ResponseEvent = Extract<OpenAIStreamEvent, { kind: 'response' }>;
  * order (it throws as soon as the stream cannot succeed), then `finish` at the end of the stream
  * (it throws unless there was exactly one completed response and at least one completed search,
  * and every search call completed). Identical repeated observations of a call are consolidated;
- * differing ones are a conflict. At most `maxSearches` calls may be searches (ADR 0103): page
+ * differing ones are a conflict. At most `maxSearches` calls may be searches (ADR 0099): page
  * reads (`open_page`, `find_in_page`) do not count, a call whose action is not known does.
  */
 export function createReceiptTracker(maxSearches: number) {
