@@ -1,13 +1,16 @@
 // A source file of the engine stays short enough to read in one sitting: at most MAX_LINES lines,
 // named for the one thing it does (docs/adr/0076-core-size-limits.md). Functions are held to 80
-// lines by Biome's noExcessiveLinesPerFunction (biome.json); this test pins that setting too.
-import { readdirSync, readFileSync } from 'node:fs';
+// lines by Biome's noExcessiveLinesPerFunction (biome.json); this test pins that setting too. The
+// benchmarks (`packages/*/scripts/bench-*.ts` and the parts under `scripts/bench/`) are held to the
+// same file limit, so that each reads on a few screens.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 const BIOME_JSON = fileURLToPath(new URL('../../../biome.json', import.meta.url));
+const PACKAGES = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
 
@@ -30,9 +33,21 @@ function sourceFiles(): string[] {
     .sort();
 }
 
+/** Every benchmark source file, as a path relative to `packages/`: the `bench-` scripts of every package and whatever is under a `scripts/bench` folder. */
+function benchmarkFiles(): string[] {
+  return readdirSync(PACKAGES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(PACKAGES, entry.name, 'scripts')))
+    .flatMap((entry) =>
+      readdirSync(join(PACKAGES, entry.name, 'scripts'), { recursive: true, encoding: 'utf8' })
+        .map((path) => `${entry.name}/scripts/${path.split('\\').join('/')}`)
+        .filter((path) => /\/scripts\/(bench-[^/]+|bench\/.+)\.ts$/.test(path)),
+    )
+    .sort();
+}
+
 /** Lines as `wc -l` counts them: newline characters, plus a last line without one. */
-function lineCount(path: string): number {
-  const text = readFileSync(join(SRC, path), 'utf8');
+function lineCount(path: string, root = SRC): number {
+  const text = readFileSync(join(root, path), 'utf8');
   const newlines = text.split('\n').length - 1;
   return text.endsWith('\n') || text === '' ? newlines : newlines + 1;
 }
@@ -54,6 +69,16 @@ describe('the size of core source files', () => {
       .map((path) => ({ path, lines: lineCount(path) }))
       .filter(({ lines }) => lines > MAX_LINES);
     expect(tooLong, `over ${MAX_LINES} lines: split by what each part does`).toEqual([]);
+  });
+
+  it(`keeps every benchmark file at most ${MAX_LINES} lines`, () => {
+    const files = benchmarkFiles();
+    expect(files).toContain('server/scripts/bench-server.ts');
+    expect(files).toContain('server/scripts/bench/shared.ts');
+    const tooLong = files
+      .map((path) => ({ path, lines: lineCount(path, PACKAGES) }))
+      .filter(({ lines }) => lines > MAX_LINES);
+    expect(tooLong, `over ${MAX_LINES} lines: split by what each part measures`).toEqual([]);
   });
 
   it('names only files that exist in its exemptions, each data file with a reason', () => {

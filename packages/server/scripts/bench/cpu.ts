@@ -1,0 +1,80 @@
+// The benchmark's CPU and profile modes: CPU time per request of each side (BENCH_CPU_RUN), which
+// holds much better than rates on a loaded machine, or a V8 CPU profile of the server
+// (BENCH_PROFILE_DIR with BENCH_PROFILE_RUN).
+import type { ChildProcess } from 'node:child_process';
+import { type Bench, bodyOf, cpuOf, load, mean, measure, ROUND_S, ROUNDS, SECONDS, tally } from './shared.ts';
+
+/** The sides of a CPU run, the reference first: [name, its process, its URL]. */
+function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
+  const { refs, servers, ours, reference } = bench;
+  const hit = run.endsWith('hit');
+  const marked = run.startsWith('marked');
+  const pick = hit ? 'memoryCached' : 'server';
+  const sides: [string, ChildProcess, string][] = hit
+    ? [['floor w/ id', reference, (marked ? refs.readingFloorWithIdMarked : refs.readingFloorWithId) as string]]
+    : marked
+      ? [
+          ['proxy', reference, refs.proxyMarked as string],
+          ['cleaning', reference, refs.cleaning as string],
+          ['calls alone', reference, refs.callsAloneMarked as string],
+        ]
+      : [
+          ['proxy', reference, refs.proxy as string],
+          ['calls alone', reference, refs.callsAlone as string],
+        ];
+  sides.push(['this tree', ours, servers[pick] as string]);
+  if (bench.baseline) sides.push(['baseline', bench.baseline.process, bench.baseline.urls[pick] as string]);
+  return sides;
+}
+
+/**
+ * CPU time per request of the reference, the provider calls alone (not for hits), this tree and
+ * BENCH_BASELINE's, alternated: a saturated single-threaded server's rate is about the inverse of
+ * it, so the ratio of CPU per request reads like the throughput ratio. Printed with its user and
+ * system parts, and each side's own work above the calls alone.
+ */
+export async function cpuRun(bench: Bench, run: string): Promise<void> {
+  const body = bodyOf(run);
+  const sides = sidesOf(bench, run);
+  for (const [, , url] of sides) await measure(url, body, { duration: 1 });
+  const cpu = new Map(sides.map(([name]) => [name, { total: [] as number[], user: [] as number[] }]));
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const [name, proc, url] of sides) {
+      const begun = await cpuOf(proc);
+      const m = await measure(url, body, {});
+      const ended = await cpuOf(proc);
+      const requests = m.rps * ROUND_S;
+      const side = cpu.get(name);
+      side?.total.push((ended.user + ended.system - begun.user - begun.system) / requests);
+      side?.user.push((ended.user - begun.user) / requests);
+      tally.failures += m.failures;
+    }
+  const reference = mean(cpu.get(sides[0]?.[0] as string)?.total ?? []);
+  console.log(`CPU per request (${run}), ${ROUNDS} alternated rounds; load average ${load()}`);
+  for (const [name, { total, user }] of cpu)
+    console.log(
+      `  ${name.padEnd(11)} ${mean(total).toFixed(0).padStart(6)} µs (user ${mean(user).toFixed(0)}, system ${(mean(total) - mean(user)).toFixed(0)}; rounds ${total.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference / mean(total)).toFixed(2)}`,
+    );
+  const calls = cpu.get('calls alone');
+  if (calls) {
+    const own = [...cpu].filter(([name]) => name !== 'calls alone');
+    console.log(
+      `  own work above the calls alone: ${own.map(([name, { total }]) => `${name} ${(mean(total) - mean(calls.total)).toFixed(0)} µs`).join(', ')}`,
+    );
+  }
+}
+
+/** Profiles this tree's server over one measured run of `run` (BENCH_PROFILE_RUN), after a 2 s warm-up. */
+export async function profileRun(bench: Bench, run: string): Promise<void> {
+  const target = (run.endsWith('hit') ? bench.servers.memoryCached : bench.servers.server) as string;
+  const body = bodyOf(run);
+  await measure(target, body, { duration: 2 });
+  const begun = await cpuOf(bench.ours);
+  const profiled = await measure(target, body, { duration: SECONDS });
+  const ended = await cpuOf(bench.ours);
+  const served = profiled.rps * SECONDS;
+  const cpuUs = (ended.user + ended.system - begun.user - begun.system) / served;
+  console.log(
+    `profiled (${run}): ${profiled.rps.toFixed(0)} req/s, ${served.toFixed(0)} requests in the last ${SECONDS} s, ${cpuUs.toFixed(0)} µs of CPU per request (profiler included); profile in ${process.env.BENCH_PROFILE_DIR}`,
+  );
+}
