@@ -105,7 +105,7 @@ describe('OpenAI recordings', () => {
       const provider = createOpenAIProvider({ apiKey: 'k', baseUrl: `${server.baseUrl}/v1`, maxSearches: 20 });
       const answer = await queryProvider(provider, testQuery(queryOf(recording)), testContext());
       for (const candidate of answer.candidates.filter((c) => c.title !== undefined))
-        expect(candidate.note, candidate.url).toMatch(/[\p{L}\p{N}]{2}/u);
+        expect(candidate.note, String(candidate.url)).toMatch(/[\p{L}\p{N}]{2}/u);
     } finally {
       await server.close();
     }
