@@ -89,10 +89,10 @@ describe('one declaration per fact: the scope, paging and topic fields', () => {
 
   it('find page and topic written as field names, not as words', () => {
     const named = [
-      "body.page = 2",
-      "const next = row?.topic;",
-      "send({ query, page: 2 })",
-      "  topic?: string;",
+      'body.page = 2',
+      'const next = row?.topic;',
+      'send({ query, page: 2 })',
+      '  topic?: string;',
       "fields.find((f) => f.name === 'page')",
       'search(query, page=2)',
       '<a href="?q=x&topic=news">',
@@ -106,8 +106,16 @@ describe('one declaration per fact: the scope, paging and topic fields', () => {
       'a news topic, and the page it starts on',
       "import { page } from '$app/state'; page.url.searchParams",
     ];
-    for (const line of named) expect(WORD_FIELDS.some((name) => namesAsField(line, name)), line).toBe(true);
-    for (const line of prose) expect(WORD_FIELDS.some((name) => namesAsField(line, name)), line).toBe(false);
+    for (const line of named)
+      expect(
+        WORD_FIELDS.some((name) => namesAsField(line, name)),
+        line,
+      ).toBe(true);
+    for (const line of prose)
+      expect(
+        WORD_FIELDS.some((name) => namesAsField(line, name)),
+        line,
+      ).toBe(false);
   });
 
   it('would be found where a surface names one (the scan reads the files it should)', () => {

@@ -1,10 +1,11 @@
 import type { BudgetSession } from '../budget.ts';
-import type { AnswerPage, Capabilities, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
+import type { AnswerPage, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 import { candidateInScope, type ResultScope } from '../scope-filter.ts';
 import { exchangePage } from './exchange.ts';
 import type { Clock, Member } from './members.ts';
 import { timed } from './timed.ts';
+import { lastReachablePage, pageWindow } from './window.ts';
 
 /** What paging needs of the search it runs in. */
 export interface PagingRun {
@@ -20,17 +21,10 @@ interface Gathered {
   readonly suggestions: unknown[];
   kept: number;
   emptyBecause: string | undefined;
-}
-
-/**
- * How many pages a query may take: enough for `fetchCount` at the provider's page size (every page
- * it allows, when it sets none), and with a scope up to `scopePages` more, at most `maxPages`.
- */
-export function lastPage(capabilities: Capabilities, fetchCount: number, scoped: boolean): number {
-  const paging = capabilities.paging;
-  if (paging === undefined) return 1;
-  const planned = paging.perPage === undefined ? paging.maxPages : Math.ceil(Math.max(fetchCount, 1) / paging.perPage);
-  return Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages);
+  /** What the first page said the provider searched for instead. */
+  altered: unknown;
+  /** The last page's word on whether more results exist past it. */
+  more: boolean;
 }
 
 /** A key under which two spellings of one URL are one candidate (result building normalizes again). */
@@ -51,6 +45,8 @@ function gather(
   options: { inScope: ((c: RawCandidate) => boolean) | undefined; onePage: boolean },
 ) {
   if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
+  if (first) gathered.altered = answer.altered;
+  gathered.more = answer.more;
   gathered.emptyBecause ??= answer.emptyBecause;
   if (options.onePage) {
     gathered.candidates.push(...answer.candidates);
@@ -86,8 +82,8 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
 }
 
 /**
- * The pages of one query of an HTTP provider (ADR 0075): the first under the call's timeout, then
- * further pages, each under its own, while fewer than `fetchCount` distinct candidates (with a scope,
+ * The pages of one query of an HTTP provider (ADR 0075), in its result page's window (ADR 0106):
+ * the window's first page under the call's timeout, then further pages of the window, each under its own, while fewer than `fetchCount` distinct candidates (with a scope,
  * candidates in scope) are gathered, the last page said there is more and added something new, and
  * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
  * `calls` counts the calls made.
@@ -101,27 +97,45 @@ export async function fetchPages(
   const { scope, failover, calls } = options;
   const inScope = scope === undefined ? undefined : candidateInScope(scope);
   const base = { scoped: scope !== undefined, wallClock: run.clock.wallClock() };
-  const last = lastPage(member.provider.capabilities, query.fetchCount, base.scoped);
-  const gathered: Gathered = { candidates: [], seen: new Set(), suggestions: [], kept: 0, emptyBecause: undefined };
-  for (let page = 0; page < last; page += 1) {
+  const { capabilities } = member.provider;
+  const window = pageWindow(capabilities, query, query.fetchCount);
+  const last = window.first + window.size;
+  const gathered: Gathered = {
+    candidates: [],
+    seen: new Set(),
+    suggestions: [],
+    kept: 0,
+    emptyBecause: undefined,
+    altered: undefined,
+    more: false,
+  };
+  for (let page = window.first; page < last; page += 1) {
     const endsAt = run.clock.now() + member.timeoutMs;
-    if (page > 0) {
+    const first = page === window.first;
+    if (!first) {
       if (gathered.kept >= query.fetchCount || !(await nextPage(run, member, endsAt))) break;
       calls.count += 1;
     }
     let answer: AnswerPage;
     try {
       answer = await timed(member.timeoutMs, run.signal, (signal) =>
-        exchangePage(member, query, { page, ...base }, signal, { clock: run.clock, endsAt, failover }),
+        exchangePage(member, query, { page, first, ...base }, signal, { clock: run.clock, endsAt, failover }),
       );
     } catch (error) {
-      if (page === 0 || run.signal.aborted) throw error;
+      if (first || run.signal.aborted) throw error;
       break;
     }
-    if (gather(gathered, answer, page === 0, { inScope, onePage: last === 1 }) === 0 || !answer.more) break;
+    if (gather(gathered, answer, first, { inScope, onePage: window.size === 1 }) === 0 || !answer.more) break;
   }
   if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);
-  const { candidates, suggestions } = gathered;
-  return suggestions.length > 0 ? { candidates, suggestions } : { candidates };
+  const { candidates, suggestions, altered } = gathered;
+  // A next result page the provider cannot reach holds nothing to offer.
+  const more = gathered.more && (query.page ?? 1) < lastReachablePage(capabilities, query, query.fetchCount);
+  return {
+    candidates,
+    more,
+    ...(suggestions.length > 0 ? { suggestions } : {}),
+    ...(altered === undefined ? {} : { altered }),
+  };
 }

@@ -18,3 +18,15 @@ export function withSiteOperators(item: ScopedQuery): string {
   for (const domain of item.exclude_domains ?? []) parts.push(`-site:${domain}`);
   return parts.join(' ');
 }
+
+/**
+ * `text` (a query the provider returned: its altered query, a suggestion) without the operators
+ * `withSiteOperators` added for `item`, whitespace collapsed.
+ */
+export function withoutSiteOperators(text: string, item: ScopedQuery): string {
+  const operators = withSiteOperators({ ...item, query: '' }).trim();
+  if (operators === '') return text;
+  let out = text;
+  for (const part of [operators, ...operators.split(/\s+(?![^()]*\))/)]) out = out.split(part).join(' ');
+  return out.replace(/\s+/g, ' ').trim();
+}
