@@ -7,8 +7,10 @@ import {
   CANARY_API_KEY,
   expectedBraveNews,
   expectedBraveResults,
+  loadRecordings,
   rejectionOf,
   startBraveFixture,
+  startRecordingServer,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { optionLists, providerIssues } from '../../capabilities.ts';
@@ -220,6 +222,26 @@ describe('Brave provider: pages and news', () => {
     });
     expect(JSON.stringify(answer)).not.toContain('thumbnail');
     expect(answer.more).toBe(true);
+  });
+
+  it('reads every recorded news answer of the real service as news results, thumbnails left out', async () => {
+    const recordings = loadRecordings({ provider: 'brave', kind: 'news' });
+    expect(recordings.length).toBeGreaterThan(0);
+    for (const recording of recordings) {
+      const server = await startRecordingServer([recording]);
+      try {
+        const brave = createBraveProvider({ apiKey: 'k', baseUrl: `${server.baseUrl}/res/v1` });
+        const item = query('hello world', { topic: 'news', filter_tabloids: false });
+        const answer = await queryProvider(brave, item, context().context);
+        const results = (JSON.parse(recording.body) as { results: { url: string; page_age?: string }[] }).results;
+        expect(server.requests[0]?.path).toBe('/res/v1/news/search');
+        expect(answer.candidates.map((c) => c.url)).toEqual(results.map((r) => r.url));
+        expect(answer.candidates.map((c) => c.published)).toEqual(results.map((r) => r.page_age));
+        expect(JSON.stringify(answer.candidates)).not.toContain('imgs.search.brave.com/Yf');
+      } finally {
+        await server.close();
+      }
+    }
   });
 });
 
