@@ -249,7 +249,6 @@ export const REQUEST_FIELDS = [
     kind: 'text',
     schema: z.enum(TOPICS, { error: TOPIC }),
     description: `What to search: \`web\` pages (the default) or \`news\` articles, which come as ordinary results, newest first where the provider dates them; \`freshness\` and the domain scope apply to them as to web results. A provider without a news search refuses \`news\` with a 400.`,
-    example: 'news',
     // The default is left out of the normalized item, so an item that never names a topic reads as before.
     normalize: (value: Topic | undefined) => (value === 'news' ? value : undefined),
     cacheKey: true,
@@ -269,7 +268,6 @@ export const REQUEST_FIELDS = [
     kind: 'integer',
     schema: z.int({ error: PAGE }).min(MIN_PAGE, { error: PAGE }).max(MAX_PAGE, { error: PAGE }),
     description: `Which page of results (${MIN_PAGE}–${MAX_PAGE}): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default ${MIN_PAGE}. A provider that cannot page, or cannot reach this page with this \`count\`, refuses it with a 400; a group's \`more\` says whether a next page may hold more.`,
-    example: 2,
     // The first page is left out of the normalized item, so an item that never names a page reads as before.
     normalize: (value: number | undefined) => (value === undefined || value === MIN_PAGE ? undefined : value),
     cacheKey: true,
@@ -470,6 +468,20 @@ export type NormalizedFields<F extends RequestFields> = Simplify<
     >;
   }
 >;
+
+/**
+ * The field that picks a result page. Surfaces read and step it through this name (a group's "more
+ * results" is the same item with it one higher), never by spelling it.
+ */
+export const PAGE_FIELD = 'page' as const satisfies RequestFieldName;
+
+/** The result page an item (as sent or normalized) asks for: its page when a valid one, else the first. */
+export function pageOfItem(item: unknown): number {
+  const value = (item as Record<string, unknown> | null | undefined)?.[PAGE_FIELD];
+  return Number.isInteger(value) && (value as number) >= MIN_PAGE && (value as number) <= MAX_PAGE
+    ? (value as number)
+    : MIN_PAGE;
+}
 
 /** The fields a provider may or may not apply; skill info lists which it does. */
 export type RequestOption = Extract<Field, { providerOption: true }>['name'];

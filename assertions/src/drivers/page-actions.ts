@@ -271,9 +271,14 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
       const sourcesCut = one('sources_cut', inGroup);
       const fittedOut = one('results_fitted_out', inGroup);
       const answeredBy = one('provider', inGroup);
+      const altered = one('altered_query', inGroup);
+      // The "More results" link: a person is offered the next page when it is shown.
+      const more = one('more', inGroup) !== undefined;
       return {
         id: one('id', inGroup) ?? '',
         ...(answeredBy !== undefined ? { provider: answeredBy } : {}),
+        ...(altered !== undefined ? { altered_query: altered } : {}),
+        ...(more ? { more: true as const } : {}),
         ...(code !== undefined || message !== undefined ? { error: { code: code ?? '', message: message ?? '' } } : {}),
         ...(sourcesCut !== undefined ? { sources_cut: Number(sourcesCut) } : {}),
         ...(fittedOut !== undefined ? { results_fitted_out: Number(fittedOut) } : {}),

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "4b9a4187001e71ef4a42d0fdc80316d9169dc452c2b065121fad75d76c791940"
+CONTRACT_FINGERPRINT: Final = "19827058887dd03f7ba0c4a8c2f3dbc1a418e4fa5eb8583e0085f1a5e72e30c2"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """

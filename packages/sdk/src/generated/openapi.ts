@@ -186,14 +186,10 @@ export interface components {
             count?: number;
             /**
              * @description What to search: `web` pages (the default) or `news` articles, which come as ordinary results, newest first where the provider dates them; `freshness` and the domain scope apply to them as to web results. A provider without a news search refuses `news` with a 400.
-             * @example news
              * @enum {string}
              */
             topic?: "web" | "news";
-            /**
-             * @description Which page of results (1–10): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default 1. A provider that cannot page, or cannot reach this page with this `count`, refuses it with a 400; a group's `more` says whether a next page may hold more.
-             * @example 2
-             */
+            /** @description Which page of results (1–10): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default 1. A provider that cannot page, or cannot reach this page with this `count`, refuses it with a 400; a group's `more` says whether a next page may hold more. */
             page?: number;
             /**
              * @description Country to localize results to, case-insensitive: one of ALL, AR, AT, AU, BE, BR, CA, CH, CL, CN, DE, DK, ES, FI, FR, GB, GR, HK, ID, IN, IT, JP, KR, MX, MY, NL, NO, NZ, PH, PL, PT, RU, SA, SE, TR, TW, US, ZA. Default `US`; an unknown value falls back to `US`.
@@ -967,7 +963,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "4b9a4187001e71ef4a42d0fdc80316d9169dc452c2b065121fad75d76c791940";
+export const CONTRACT_FINGERPRINT = "19827058887dd03f7ba0c4a8c2f3dbc1a418e4fa5eb8583e0085f1a5e72e30c2";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */
