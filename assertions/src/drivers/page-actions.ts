@@ -139,6 +139,8 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         id: section.getAttribute('data-group-id') ?? '',
         errorCode: section.getAttribute('data-error-code'),
         provider: section.getAttribute('data-group-provider'),
+        altered: section.querySelector('[data-field="altered_query"]')?.textContent ?? null,
+        more: section.querySelector('[data-more-results]') !== null,
         results: [...section.querySelectorAll('[data-result]')].map((result) => ({
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
@@ -167,6 +169,8 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         results,
         ...(g.errorCode ? { errorCode: g.errorCode } : {}),
         ...(g.provider ? { provider: g.provider } : {}),
+        ...(g.altered !== null ? { altered_query: g.altered } : {}),
+        ...(g.more ? { more: true as const } : {}),
       };
     }),
   };

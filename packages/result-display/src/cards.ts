@@ -106,6 +106,8 @@ export interface GroupCard {
 export const ALTERED_LABEL = 'Showing results for';
 /** The words of the link to the group's next page. */
 export const MORE_RESULTS = 'More results';
+/** Where a page cannot link to the next one (the MCP App page): that one exists. */
+export const MORE_AVAILABLE = 'More results exist past this page.';
 
 /** The card of one group. */
 export function groupCard(group: ResultGroup): GroupCard {
