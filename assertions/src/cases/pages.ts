@@ -22,21 +22,21 @@ export const pageCases: ParityCase[] = [
     name: 'pages-local-second-after-first',
     assertion: 'web-search.results.bounded',
     description:
-      "The local index's page 2 holds the five hits it ranks right after page 1's five: together they are its first ten, none repeated, and both say more exist.",
+      "The local index's page 2 holds the two hits it ranks right after page 1's two: together they are its first four, none repeated; page 1 says more exist, page 2 (its last) does not.",
     provider: 'local',
     request: {
       requests: [
-        { query: 'element', count: 5 },
-        { query: 'element', count: 5, page: 2 },
-        { query: 'element', count: 10 },
+        { query: 'element', count: 2 },
+        { query: 'element', count: 2, page: 2 },
+        { query: 'element', count: 4 },
       ],
     },
     expect: (outcome) => {
       const [first, second, both] = [urlsOf(outcome, 0), urlsOf(outcome, 1), urlsOf(outcome, 2)];
-      check(outcome.code === undefined && first.length === 5 && second.length === 5, JSON.stringify(outcome));
-      check(new Set([...first, ...second]).size === 10, `page 2 repeats page 1: ${JSON.stringify([first, second])}`);
-      check(JSON.stringify([...first, ...second]) === JSON.stringify(both), 'pages 1 and 2 are not the first ten');
-      check(outcome.groups[0]?.more === true && outcome.groups[1]?.more === true, 'more not said');
+      check(outcome.code === undefined && first.length === 2 && second.length === 2, JSON.stringify(outcome));
+      check(new Set([...first, ...second]).size === 4, `page 2 repeats page 1: ${JSON.stringify([first, second])}`);
+      check(JSON.stringify([...first, ...second]) === JSON.stringify(both), 'pages 1 and 2 are not the first four');
+      check(outcome.groups[0]?.more === true, 'page 1 does not say more exist');
     },
   },
   {
@@ -57,7 +57,8 @@ export const pageCases: ParityCase[] = [
       ],
     },
     received: (requests) => {
-      const asked = requests.map((r) => `${r.query.count}/${r.query.offset ?? '0'}`).sort();
+      // A column may run the search twice (the CLI's two outputs): each call counts once.
+      const asked = [...new Set(requests.map((r) => `${r.query.count}/${r.query.offset ?? '0'}`))].sort();
       check(JSON.stringify(asked) === JSON.stringify(['10/0', '10/1']), `Brave was asked ${JSON.stringify(asked)}`);
     },
   },
@@ -79,7 +80,7 @@ export const pageCases: ParityCase[] = [
       ],
     },
     received: (requests) => {
-      const pages = requests.map((r) => r.query.pageno).sort();
+      const pages = [...new Set(requests.map((r) => r.query.pageno))].sort();
       check(JSON.stringify(pages) === JSON.stringify(['1', '2']), `SearXNG was asked pageno ${JSON.stringify(pages)}`);
     },
   },
@@ -98,6 +99,8 @@ export const pageCases: ParityCase[] = [
     assertion: 'web-search.request.validated',
     description:
       'Brave serves offsets up to 9: page 10 of count 20 with tabloids filtered would start at offset 18, so it is a 400 naming page, before any call.',
+    // Brave's own rule: beyond what the contract alone can tell.
+    provider: 'brave',
     request: { requests: [{ query: 'a', count: 20, page: 10 }] },
     expect: { code: 'invalid_request', issuePaths: ['requests[0].page'], groups: [] },
     received: (requests) => check(requests.length === 0, `${requests.length} provider calls`),
@@ -112,7 +115,7 @@ export const pageCases: ParityCase[] = [
     },
     received: (requests) =>
       check(
-        requests.length === 1 && requests[0]?.query.result_filter === undefined && requests[0]?.query.count === '10',
+        requests.length > 0 && requests.every((r) => r.query.result_filter === undefined && r.query.count === '10'),
         `Brave was asked ${JSON.stringify(requests.map((r) => r.query))}`,
       ),
   },
