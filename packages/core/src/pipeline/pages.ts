@@ -83,8 +83,9 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
 
 /**
  * The pages of one query of an HTTP provider (ADR 0075), in its result page's window (ADR 0106):
- * the window's first page under the call's timeout, then further pages of the window, each under its own, while fewer than `fetchCount` distinct candidates (with a scope,
- * candidates in scope) are gathered, the last page said there is more and added something new, and
+ * the window's first page under the call's timeout, then further pages of the window, each under
+ * its own, while fewer than `fetchCount` distinct candidates (with a scope, candidates in scope) are
+ * gathered, the last page said there is more and added something new, and
  * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
  * `calls` counts the calls made.
  */
