@@ -60,8 +60,10 @@ export interface ProviderAnswer {
 /** One query as the engine hands it to a provider. */
 export interface ProviderQuery extends NormalizedRequestItem {
   /**
-   * How many results to ask the provider for: at least `count`, more when tabloids will be
-   * filtered out afterwards so that `count` can still be met.
+   * The size of the provider window the query's pages are drawn from: at least `count`, twice it
+   * when tabloids will be filtered out afterwards so that `count` can still be met. Page sizes and
+   * the window's last page follow from it; paging stops earlier once `count` candidates pass
+   * admission (ADR 0100). A provider answering in one exchange reads it as how many to return.
    */
   fetchCount: number;
 }
@@ -86,7 +88,7 @@ export interface Capabilities {
   readonly query?: QueryLimits;
   /**
    * Paging: most calls one query may make (each a call of the request's budget), and the results
-   * one call can hold (pages are asked for `fetchCount` in steps of it). Default: one call.
+   * one call can hold (the provider window spans `fetchCount` in steps of it). Default: one call.
    */
   readonly paging?: { readonly maxPages: number; readonly perPage?: number; readonly scopePages?: number };
   /** The retry rule's numbers for this provider (ADR 0075). */

@@ -1,12 +1,12 @@
 import type { GroupErrorCode, NormalizedRequestItem } from '@openmates/contract';
 import type { BudgetSession } from '../budget.ts';
-import { buildResults } from '../build-results.ts';
+import { type AdmissionRules, buildResults } from '../build-results.ts';
 import { EngineError } from '../engine-error.ts';
 import type { Logger } from '../logger.ts';
 import type { ProviderAnswer, ProviderQuery } from '../provider.ts';
 import { ProviderError, ProviderNotConfiguredError } from '../provider.ts';
 import type { CachedCall } from '../result-cache.ts';
-import { type ResultScope, scopeOf } from '../scope-filter.ts';
+import { scopeOf } from '../scope-filter.ts';
 import type { Clock, Member } from './members.ts';
 import { fetchPages, type PagingRun } from './pages.ts';
 import { CallTimeout, timed } from './timed.ts';
@@ -40,7 +40,12 @@ export interface SearchRun {
 export type CallFailure = { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number };
 export type CallOutcome = CachedCall | CallFailure;
 
-/** Asks the provider for twice `count` when tabloids will be filtered out, so `count` is still met when half are tabloids. */
+/**
+ * The size of the provider window a query's pages are drawn from (ADR 0100): twice `count` when
+ * tabloids will be filtered out, so `count` can still be met when half the window is tabloids,
+ * else `count`. It sets the page sizes asked for and the window's last page; paging itself stops
+ * as soon as `count` candidates pass admission.
+ */
 export function fetchCountFor(item: NormalizedRequestItem): number {
   return item.filter_tabloids ? item.count * 2 : item.count;
 }
@@ -71,7 +76,7 @@ export function providerAnswer(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { scope: ResultScope | undefined; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
 ): Promise<ProviderAnswer> {
   const { translator } = member.provider;
   if (translator.kind === 'http') return fetchPages(run, member, query, options);
@@ -100,12 +105,14 @@ export async function callMember(
   const { clock } = run;
   const started = clock.now();
   const scope = scopeOf(item, clock.wallClock(), member.keepUndated);
+  // The rules result building admits by: paging counts what passes them (ADR 0100).
+  const rules: AdmissionRules = { filterTabloids: item.filter_tabloids, redact: run.redact, scope };
   const calls = { count: 1 };
   try {
     await member.gate?.acquire(started + (member.timeoutMs * 3) / 4 - clock.now(), run.signal);
     const query = { ...item, fetchCount: fetchCountFor(item) };
-    const answer = await providerAnswer(run, member, query, { scope, failover: options.failover, calls });
-    return await answered(run, member, item, index, { answer, scope, started, calls: calls.count });
+    const answer = await providerAnswer(run, member, query, { rules, failover: options.failover, calls });
+    return await answered(run, member, item, index, { answer, rules, started, calls: calls.count });
   } catch (error) {
     return failed(run, member, index, error, started);
   }
@@ -117,16 +124,14 @@ async function answered(
   member: Member,
   item: NormalizedRequestItem,
   index: number,
-  call: { answer: ProviderAnswer; scope: ResultScope | undefined; started: number; calls: number },
+  call: { answer: ProviderAnswer; rules: AdmissionRules; started: number; calls: number },
 ): Promise<CachedCall> {
-  const { answer, scope, started } = call;
+  const { answer, rules, started } = call;
   // Only the first `count` results can be admitted (the budget session's cap): no more are built.
   const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
-    filterTabloids: item.filter_tabloids,
+    ...rules,
     extraSnippets: item.extra_snippets === true,
-    redact: run.redact,
     limit: item.count,
-    ...(scope ? { scope } : {}),
   });
   const value = { results, suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [] };
   await member.cache?.set(item, value);

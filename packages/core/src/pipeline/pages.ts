@@ -1,7 +1,7 @@
 import type { BudgetSession } from '../budget.ts';
+import { type AdmissionRules, admitCandidate } from '../build-results.ts';
 import type { AnswerPage, Capabilities, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
-import { candidateInScope, type ResultScope } from '../scope-filter.ts';
 import { exchangePage } from './exchange.ts';
 import type { Clock, Member } from './members.ts';
 import { timed } from './timed.ts';
@@ -18,19 +18,29 @@ interface Gathered {
   readonly candidates: RawCandidate[];
   readonly seen: Set<string>;
   readonly suggestions: unknown[];
+  /** The normalized URLs of the candidates admission would keep, and how many they are. */
+  readonly admitted: Set<string>;
   kept: number;
   emptyBecause: string | undefined;
 }
 
 /**
- * How many pages a query may take: enough for `fetchCount` at the provider's page size (every page
- * it allows, when it sets none), and with a scope up to `scopePages` more, at most `maxPages`.
+ * The provider window a query's answer is drawn from (ADR 0100): provider pages `first` up to
+ * `last` (exclusive), as `PageRequest.page` numbers them (each translator turns one into its own
+ * offset or page number). It spans what `fetchCount` needs at the provider's page size (every page
+ * it allows, when it sets none), with a scope up to `scopePages` more, at most `maxPages`; a
+ * query starts at the provider's first page. The window depends on the query alone, never on what
+ * an answer held: paging may stop before its end, never move it.
  */
-export function lastPage(capabilities: Capabilities, fetchCount: number, scoped: boolean): number {
+export function providerWindow(
+  capabilities: Capabilities,
+  fetchCount: number,
+  scoped: boolean,
+): { first: number; last: number } {
   const paging = capabilities.paging;
-  if (paging === undefined) return 1;
+  if (paging === undefined) return { first: 0, last: 1 };
   const planned = paging.perPage === undefined ? paging.maxPages : Math.ceil(Math.max(fetchCount, 1) / paging.perPage);
-  return Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages);
+  return { first: 0, last: Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages) };
 }
 
 /** A key under which two spellings of one URL are one candidate (result building normalizes again). */
@@ -40,15 +50,15 @@ function urlKey(url: unknown): string | undefined {
 }
 
 /**
- * Adds a page's new candidates; returns how many were new. A query that can take only one page
- * needs no keys: they only tell whether a further page added anything, and result building drops
- * repeats of one URL itself.
+ * Adds a page's new candidates and counts those admission would keep; returns how many were new. A
+ * query that can take only one page needs neither: the count only decides whether to ask for a
+ * further page, and result building drops repeats of one URL itself.
  */
 function gather(
   gathered: Gathered,
   answer: AnswerPage,
   first: boolean,
-  options: { inScope: ((c: RawCandidate) => boolean) | undefined; onePage: boolean },
+  options: { rules: AdmissionRules; onePage: boolean },
 ) {
   if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
   gathered.emptyBecause ??= answer.emptyBecause;
@@ -56,7 +66,6 @@ function gather(
     gathered.candidates.push(...answer.candidates);
     return answer.candidates.length;
   }
-  const { inScope } = options;
   let added = 0;
   for (const candidate of answer.candidates) {
     // A candidate without a URL is kept for result building to refuse (and count); it is never new.
@@ -65,7 +74,7 @@ function gather(
     if (key !== undefined) gathered.seen.add(key);
     added += 1;
     gathered.candidates.push(candidate);
-    if (inScope === undefined || inScope(candidate)) gathered.kept += 1;
+    if (typeof admitCandidate(candidate, options.rules, gathered.admitted) !== 'string') gathered.kept += 1;
   }
   return added;
 }
@@ -86,9 +95,10 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
 }
 
 /**
- * The pages of one query of an HTTP provider (ADR 0075): the first under the call's timeout, then
- * further pages, each under its own, while fewer than `fetchCount` distinct candidates (with a scope,
- * candidates in scope) are gathered, the last page said there is more and added something new, and
+ * The pages of one query of an HTTP provider (ADR 0075, ADR 0100), drawn from its provider window
+ * in order: the first under the call's timeout, then further pages, each under its own, while fewer
+ * than `count` candidates pass every admission rule result building will apply (`rules`: URL rules,
+ * secrets, scope, tabloids, repeats), the last page said there is more and added something new, and
  * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
  * `calls` counts the calls made.
  */
@@ -96,17 +106,24 @@ export async function fetchPages(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { scope: ResultScope | undefined; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
 ): Promise<ProviderAnswer> {
-  const { scope, failover, calls } = options;
-  const inScope = scope === undefined ? undefined : candidateInScope(scope);
-  const base = { scoped: scope !== undefined, wallClock: run.clock.wallClock() };
-  const last = lastPage(member.provider.capabilities, query.fetchCount, base.scoped);
-  const gathered: Gathered = { candidates: [], seen: new Set(), suggestions: [], kept: 0, emptyBecause: undefined };
-  for (let page = 0; page < last; page += 1) {
+  const { rules, failover, calls } = options;
+  const base = { scoped: rules.scope !== undefined, wallClock: run.clock.wallClock() };
+  const { first, last } = providerWindow(member.provider.capabilities, query.fetchCount, base.scoped);
+  const onePage = last - first === 1;
+  const gathered: Gathered = {
+    candidates: [],
+    seen: new Set(),
+    suggestions: [],
+    admitted: new Set(),
+    kept: 0,
+    emptyBecause: undefined,
+  };
+  for (let page = first; page < last; page += 1) {
     const endsAt = run.clock.now() + member.timeoutMs;
-    if (page > 0) {
-      if (gathered.kept >= query.fetchCount || !(await nextPage(run, member, endsAt))) break;
+    if (page > first) {
+      if (gathered.kept >= query.count || !(await nextPage(run, member, endsAt))) break;
       calls.count += 1;
     }
     let answer: AnswerPage;
@@ -115,10 +132,10 @@ export async function fetchPages(
         exchangePage(member, query, { page, ...base }, signal, { clock: run.clock, endsAt, failover }),
       );
     } catch (error) {
-      if (page === 0 || run.signal.aborted) throw error;
+      if (page === first || run.signal.aborted) throw error;
       break;
     }
-    if (gather(gathered, answer, page === 0, { inScope, onePage: last === 1 }) === 0 || !answer.more) break;
+    if (gather(gathered, answer, page === first, { rules, onePage }) === 0 || !answer.more) break;
   }
   if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);

@@ -138,7 +138,7 @@ export const SEARXNG_CAPABILITIES: Capabilities = {
 /**
  * The SearXNG provider (ADR 0075): `GET {baseUrl}/search?q=&format=json&language=&safesearch=&pageno=`.
  * `freshness` goes as `time_range` (a date range is refused at validation), the domains as `site:` /
- * `-site:` operators in `q`; pages until `fetchCount` distinct URLs are gathered, at most
+ * `-site:` operators in `q`; pages until `count` results pass admission (ADR 0100), at most
  * SEARXNG_MAX_PAGES. Its refusals name the instance setting to change (`search.formats`, the
  * limiter). Timeouts, retries and pauses, paging and the bounded read are the call pipeline's.
  */
