@@ -24,7 +24,7 @@ function usable(recording: Recording, count: number): number {
   const results = (recording.provider === 'brave' ? body.web?.results : body.results) ?? [];
   const candidates = results.map((r) => {
     const { url, title } = r as { url?: unknown; title?: unknown };
-    return { url, title, description: '' };
+    return { format: 'html' as const, url, title, description: '' };
   });
   return buildResults(candidates, { filterTabloids: true, redact: (text) => text, limit: count }).results.length;
 }
