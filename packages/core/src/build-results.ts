@@ -21,6 +21,7 @@ import {
   truncate,
 } from './hygiene/index.ts';
 import type { RawCandidate } from './provider.ts';
+import { type ScopedQuery, withoutSiteOperators } from './providers/shared/site-operators.ts';
 import { type ResultScope, scopeHost, scopeMiss } from './scope-filter.ts';
 
 /** What building a group's results kept and why it dropped the rest (counts only: safe to log). */
@@ -169,11 +170,13 @@ function extraSnippetsOf(
 }
 
 /**
- * Merges the groups' provider suggestions in group order: sanitized plain text, bounded like a
- * query, without the queries themselves, deduplicated (case-insensitively), at most 5.
+ * Merges the groups' provider suggestions in group order: sanitized plain text without the
+ * `site:` / `-site:` operators the engine added for its group's domains (the caller never typed
+ * them), bounded like a query, without the queries themselves, deduplicated (case-insensitively),
+ * at most 5.
  */
 export function mergeSuggestions(
-  perGroup: readonly { query: string; suggestions: readonly unknown[] }[],
+  perGroup: readonly (ScopedQuery & { suggestions: readonly unknown[] })[],
   redact: (text: string) => string,
 ): string[] {
   const queries = new Set(perGroup.map((g) => g.query.toLowerCase()));
@@ -182,7 +185,10 @@ export function mergeSuggestions(
   for (const group of perGroup)
     for (const raw of group.suggestions) {
       if (typeof raw !== 'string') continue;
-      const text = truncate(redact(cleanText(raw).normalize('NFC')), MAX_SUGGESTION_LENGTH);
+      const text = truncate(
+        redact(withoutSiteOperators(cleanText(raw).normalize('NFC'), group)),
+        MAX_SUGGESTION_LENGTH,
+      );
       const key = text.toLowerCase();
       if (text === '' || queries.has(key) || seen.has(key)) continue;
       seen.add(key);
