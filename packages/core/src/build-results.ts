@@ -140,7 +140,10 @@ export function buildResults(
     const language = sanitizePassthrough(candidate.language, format);
     if (language !== undefined) result.language = redact(language);
     if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
-    result.meta_url = metaUrlOf(parsed, candidate.favicon);
+    const meta = metaUrlOf(parsed, candidate.favicon, candidate.meta_url, format);
+    // A provider's path that redaction would change is not kept: the URL's own path is shown.
+    if (redact(meta.path) !== meta.path) meta.path = parsed.pathname;
+    result.meta_url = meta;
     // Model synthesis, kept apart from the page's own description; output fitting drops it first.
     const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
     if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);

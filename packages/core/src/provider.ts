@@ -37,6 +37,12 @@ export interface RawCandidate {
   family_friendly?: unknown;
   favicon?: unknown;
   /**
+   * The provider's own display parts of the URL (Brave's `meta_url`: its shorter `netloc`, its
+   * breadcrumb `path`), written per `format`; kept part by part where clean, else derived from the
+   * URL (`metaUrlOf`).
+   */
+  meta_url?: unknown;
+  /**
    * A note the provider generated about this result (e.g. the sentence of a hosted model's answer
    * that cited it). Model synthesis, never a page excerpt: it is kept apart from `description`,
    * which only ever carries text taken from the page or the index.

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "d8cc35ba703399e90e06f35e47ea1fd6dedbebb56d37a7f8560161679013a6f9"
+CONTRACT_FINGERPRINT: Final = "d9067c399b99b144b09839e4996a51442a6ad1e0fe67f1dddce3d0b4eaebadde"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -287,14 +287,19 @@ class _MetaUrlOptional(TypedDict, total=False):
 
 
 class MetaUrl(_MetaUrlOptional):
-    """Parts of the result URL, derived from the normalized `url`."""
+    """Parts of the result URL: derived from the normalized `url`, or the provider's own where clean.
+    """
 
     scheme: Literal["http", "https"]
     netloc: str
-    """Host and, when not the default, port."""
+    """Host and, when not the default, port; or the provider's own display host where it names that
+    host without `www.` (Brave's `reddit.com`).
+    """
     hostname: str
     path: str
-    """The normalized URL path."""
+    """The normalized URL path, or the provider's own display path where it has a clean one (Brave's
+    breadcrumb, `› r/learnpython`).
+    """
 
 
 class _WebSearchResultOptional(TypedDict, total=False):

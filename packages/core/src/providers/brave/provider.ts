@@ -222,6 +222,8 @@ function toCandidate(result: Record<string, unknown>): RawCandidate {
     language: result.language,
     family_friendly: result.family_friendly,
     favicon: isRecord(meta) ? meta.favicon : undefined,
+    // Brave's own display host and breadcrumb, kept where clean (`metaUrlOf`).
+    meta_url: meta,
     // Up to five more passages of the page, HTML like the description; sent only when asked.
     extra_snippets: result.extra_snippets,
   };
