@@ -23,12 +23,20 @@ import { z } from './zod.ts';
 export const MetaUrlSchema = z
   .strictObject({
     scheme: z.enum(['http', 'https']),
-    netloc: z.string().openapi({ description: 'Host and, when not the default, port.' }),
+    netloc: z.string().openapi({
+      description:
+        "Host and, when not the default, port; or the provider's own display host where it names that host without `www.` (Brave's `reddit.com`).",
+    }),
     hostname: z.string(),
-    path: z.string().openapi({ description: 'The normalized URL path.' }),
+    path: z.string().openapi({
+      description:
+        "The normalized URL path, or the provider's own display path where it has a clean one (Brave's breadcrumb, `› r/learnpython`).",
+    }),
     favicon: z.string().optional().openapi({ description: 'Favicon URL, only ever https.', format: 'uri' }),
   })
-  .openapi('MetaUrl', { description: 'Parts of the result URL, derived from the normalized `url`.' });
+  .openapi('MetaUrl', {
+    description: "Parts of the result URL: derived from the normalized `url`, or the provider's own where clean.",
+  });
 export type MetaUrl = z.infer<typeof MetaUrlSchema>;
 
 export const WebSearchResultSchema = z

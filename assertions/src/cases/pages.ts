@@ -16,7 +16,7 @@ const plain = ({ url, title, description }: { url: string; title: string; descri
 
 const urlsOf = (outcome: Outcome, group: number) => (outcome.groups[group]?.results ?? []).map((r) => r.url);
 
-/** Result pages, the news topic, and what a group says of more results and an altered query (ADRs 0105–0107). */
+/** Result pages, the news topic, and what a group says of more results and an altered query (ADRs 0102–0104). */
 export const pageCases: ParityCase[] = [
   {
     name: 'pages-local-second-after-first',

@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = '19827058887dd03f7ba0c4a8c2f3dbc1a418e4fa5eb8583e0085f1a5e72e30c2';
+export const CONTRACT_FINGERPRINT = '1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;

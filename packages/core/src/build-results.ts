@@ -21,6 +21,7 @@ import {
   truncate,
 } from './hygiene/index.ts';
 import type { RawCandidate } from './provider.ts';
+import { type ScopedQuery, withoutSiteOperators } from './providers/shared/site-operators.ts';
 import { type ResultScope, scopeHost, scopeMiss } from './scope-filter.ts';
 
 /** What building a group's results kept and why it dropped the rest (counts only: safe to log). */
@@ -43,35 +44,59 @@ interface AdmittedCandidate {
 }
 
 /**
- * Admission (URL rules, secrets, scope, tabloids, exact normalized-URL repeats), in candidate order,
- * until `wanted` are admitted: no candidate past them could be returned. The counts in `stats` are
- * of the candidates examined.
+ * The rules a candidate is admitted by: URL admission, secrets, the query's scope when it has one,
+ * the tabloid filter when on, exact normalized-URL repeats. Result building applies them, and
+ * paging counts the candidates that pass them to know when a query has enough (ADR 0100).
+ */
+export interface AdmissionRules {
+  readonly filterTabloids: boolean;
+  readonly redact: (text: string) => string;
+  readonly scope?: ResultScope | undefined;
+}
+
+/** Why admission refused a candidate: the `BuildStats` counter it adds to. */
+export type AdmissionRefusal = 'badUrl' | 'removed_out_of_scope' | 'removed_out_of_range' | 'tabloid' | 'duplicate';
+
+/**
+ * One candidate through the admission rules, in candidate order: its admitted URL (then added to
+ * `seen`, the normalized URLs admitted before it), or why it is refused.
+ */
+export function admitCandidate(
+  candidate: RawCandidate,
+  rules: AdmissionRules,
+  seen: Set<string>,
+): { url: string; parsed: URL } | AdmissionRefusal {
+  const { redact, scope } = rules;
+  const parsed = admitParsedUrl(candidate.url);
+  const url = parsed?.href;
+  // A URL that carries a configured secret is dropped rather than rewritten into another URL.
+  if (parsed === null || url === undefined || redact(url) !== url) return 'badUrl';
+  const miss = scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
+  if (miss === 'domain') return 'removed_out_of_scope';
+  if (miss === 'date') return 'removed_out_of_range';
+  if (rules.filterTabloids && isTabloidHost(parsed.hostname)) return 'tabloid';
+  if (seen.has(url)) return 'duplicate';
+  seen.add(url);
+  return { url, parsed };
+}
+
+/**
+ * Admission (`admitCandidate`), in candidate order, until `wanted` are admitted: no candidate past
+ * them could be returned. The counts in `stats` are of the candidates examined.
  */
 function admitCandidates(
   candidates: readonly RawCandidate[],
-  options: { filterTabloids: boolean; redact: (text: string) => string; scope?: ResultScope | undefined },
+  rules: AdmissionRules,
   wanted: number,
   stats: BuildStats,
 ): AdmittedCandidate[] {
-  const { redact, scope } = options;
   const admitted: AdmittedCandidate[] = [];
   const seen = new Set<string>();
   for (const candidate of candidates) {
     if (admitted.length === wanted) break;
-    const parsed = admitParsedUrl(candidate.url);
-    const url = parsed?.href;
-    const miss =
-      parsed === null || scope === undefined ? undefined : scopeMiss(scope, scopeHost(parsed), candidate.published);
-    // A URL that carries a configured secret is dropped rather than rewritten into another URL.
-    if (parsed === null || url === undefined || redact(url) !== url) stats.badUrl += 1;
-    else if (miss === 'domain') stats.removed_out_of_scope += 1;
-    else if (miss === 'date') stats.removed_out_of_range += 1;
-    else if (options.filterTabloids && isTabloidHost(parsed.hostname)) stats.tabloid += 1;
-    else if (seen.has(url)) stats.duplicate += 1;
-    else {
-      seen.add(url);
-      admitted.push({ url, parsed, candidate });
-    }
+    const verdict = admitCandidate(candidate, rules, seen);
+    if (typeof verdict === 'string') stats[verdict] += 1;
+    else admitted.push({ ...verdict, candidate });
   }
   return admitted;
 }
@@ -88,13 +113,7 @@ function admitCandidates(
  */
 export function buildResults(
   candidates: readonly RawCandidate[],
-  options: {
-    filterTabloids: boolean;
-    redact: (text: string) => string;
-    limit?: number;
-    scope?: ResultScope;
-    extraSnippets?: boolean;
-  },
+  options: AdmissionRules & { limit?: number; extraSnippets?: boolean },
 ): { results: WebSearchResult[]; stats: BuildStats } {
   const { redact } = options;
   const stats: BuildStats = {
@@ -121,7 +140,10 @@ export function buildResults(
     const language = sanitizePassthrough(candidate.language, format);
     if (language !== undefined) result.language = redact(language);
     if (typeof candidate.family_friendly === 'boolean') result.family_friendly = candidate.family_friendly;
-    result.meta_url = metaUrlOf(parsed, candidate.favicon);
+    const meta = metaUrlOf(parsed, candidate.favicon, candidate.meta_url, format);
+    // A provider's path that redaction would change is not kept: the URL's own path is shown.
+    if (redact(meta.path) !== meta.path) meta.path = parsed.pathname;
+    result.meta_url = meta;
     // Model synthesis, kept apart from the page's own description; output fitting drops it first.
     const note = typeof candidate.note === 'string' ? providerText(candidate.note, format, MAX_NOTE_LENGTH) : '';
     if (note !== '') result.note = truncate(redact(note), MAX_NOTE_LENGTH);
@@ -151,11 +173,13 @@ function extraSnippetsOf(
 }
 
 /**
- * Merges the groups' provider suggestions in group order: sanitized plain text, bounded like a
- * query, without the queries themselves, deduplicated (case-insensitively), at most 5.
+ * Merges the groups' provider suggestions in group order: sanitized plain text without the
+ * `site:` / `-site:` operators the engine added for its group's domains (the caller never typed
+ * them), bounded like a query, without the queries themselves, deduplicated (case-insensitively),
+ * at most 5.
  */
 export function mergeSuggestions(
-  perGroup: readonly { query: string; suggestions: readonly unknown[] }[],
+  perGroup: readonly (ScopedQuery & { suggestions: readonly unknown[] })[],
   redact: (text: string) => string,
 ): string[] {
   const queries = new Set(perGroup.map((g) => g.query.toLowerCase()));
@@ -164,7 +188,10 @@ export function mergeSuggestions(
   for (const group of perGroup)
     for (const raw of group.suggestions) {
       if (typeof raw !== 'string') continue;
-      const text = truncate(redact(cleanText(raw).normalize('NFC')), MAX_SUGGESTION_LENGTH);
+      const text = truncate(
+        redact(withoutSiteOperators(cleanText(raw).normalize('NFC'), group)),
+        MAX_SUGGESTION_LENGTH,
+      );
       const key = text.toLowerCase();
       if (text === '' || queries.has(key) || seen.has(key)) continue;
       seen.add(key);

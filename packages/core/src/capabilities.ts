@@ -55,7 +55,7 @@ function queryIssues(provider: SearchProvider, item: NormalizedRequestItem, inde
 
 /**
  * A result page past the provider's reach: its window's first provider page lies beyond the last
- * page the provider serves (ADR 0106), for this item's count and options.
+ * page the provider serves (ADR 0103), for this item's count and options.
  */
 function reachIssues(provider: SearchProvider, item: NormalizedRequestItem, index: number): Issue[] {
   const page = item.page;

@@ -340,8 +340,8 @@ describe('budgets over real HTTP (Brave fixture)', () => {
       ['fast', 20, undefined],
     ]);
     expect(response.budget).toEqual({
-      // Each query takes two pages of 20 (count 20, asked twice over for the tabloid filter): a call each.
-      calls_used: 4,
+      // Each query's first page of 20 holds its 20 results: one call each (its window has two pages).
+      calls_used: 2,
       max_sources: 25,
       sources_admitted: 25,
       sources_cut: 15,

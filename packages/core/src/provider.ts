@@ -37,6 +37,12 @@ export interface RawCandidate {
   family_friendly?: unknown;
   favicon?: unknown;
   /**
+   * The provider's own display parts of the URL (Brave's `meta_url`: its shorter `netloc`, its
+   * breadcrumb `path`), written per `format`; kept part by part where clean, else derived from the
+   * URL (`metaUrlOf`).
+   */
+  meta_url?: unknown;
+  /**
    * A note the provider generated about this result (e.g. the sentence of a hosted model's answer
    * that cited it). Model synthesis, never a page excerpt: it is kept apart from `description`,
    * which only ever carries text taken from the page or the index.
@@ -67,8 +73,10 @@ export interface ProviderAnswer {
 /** One query as the engine hands it to a provider. */
 export interface ProviderQuery extends NormalizedRequestItem {
   /**
-   * How many results to ask the provider for: at least `count`, more when tabloids will be
-   * filtered out afterwards so that `count` can still be met.
+   * The size of the provider window the query's pages are drawn from: at least `count`, twice it
+   * when tabloids will be filtered out afterwards so that `count` can still be met. Page sizes and
+   * the window's last page follow from it; paging stops earlier once `count` candidates pass
+   * admission (ADR 0100). A provider answering in one exchange reads it as how many to return.
    */
   fetchCount: number;
 }
@@ -93,9 +101,9 @@ export interface Capabilities {
   readonly query?: QueryLimits;
   /**
    * Paging: most calls one query may make (each a call of the request's budget), and the results
-   * one call can hold (pages are asked for `fetchCount` in steps of it). Default: one call. `reach`:
-   * the last provider page (0-based) it serves, when it stops somewhere (Brave's `offset` at most 9);
-   * a result page whose window starts past it is refused before any call (ADR 0106).
+   * one call can hold (the provider window spans `fetchCount` in steps of it). Default: one call.
+   * `reach`: the last provider page (0-based) it serves, when it stops somewhere (Brave's `offset`
+   * at most 9); a result page whose window starts past it is refused before any call (ADR 0103).
    */
   readonly paging?: {
     readonly maxPages: number;
@@ -150,7 +158,7 @@ export interface RetryPolicy {
 
 /** One page a provider is asked for. */
 export interface PageRequest {
-  /** The provider page, 0 for the provider's first (result page N starts later: ADR 0106). */
+  /** The provider page, 0 for the provider's first (result page N starts later: ADR 0103). */
   readonly page: number;
   /** True for the first page of the result page's window (suggestions and the altered query are read from it). */
   readonly first: boolean;

@@ -1,6 +1,4 @@
 import { freshnessWindow, hostInDomain, type NormalizedRequestItem, parseFreshness } from '@openmates/contract';
-import { admitParsedUrl } from './hygiene/index.ts';
-import type { RawCandidate } from './provider.ts';
 
 /**
  * A query's scope as the engine enforces it on every result, whatever the provider did: the
@@ -63,15 +61,4 @@ export function scopeMiss(scope: ResultScope, host: string, published: unknown):
     if (at < scope.window.start || at >= scope.window.end) return 'date';
   }
   return undefined;
-}
-
-/**
- * The predicate a provider pages with: true for a candidate the engine will keep on scope grounds
- * (a candidate whose URL is refused anyway counts as out).
- */
-export function candidateInScope(scope: ResultScope): (candidate: RawCandidate) => boolean {
-  return (candidate) => {
-    const parsed = admitParsedUrl(candidate.url);
-    return parsed !== null && scopeMiss(scope, scopeHost(parsed), candidate.published) === undefined;
-  };
 }

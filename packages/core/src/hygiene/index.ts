@@ -4,5 +4,6 @@ export * from './redact.ts';
 export * from './sanitize-text.ts';
 export * from './tabloid.ts';
 export * from './tabloid-domains.ts';
+export * from './tracking-parameters.ts';
 export * from './truncate.ts';
 export * from './url-admission.ts';

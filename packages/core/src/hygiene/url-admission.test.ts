@@ -21,7 +21,23 @@ describe('admitUrl', () => {
     ['spaces in the path are encoded', 'https://example.com/a b', 'https://example.com/a%20b'],
     ['surrounding whitespace is ignored', '  https://example.com/x \n', 'https://example.com/x'],
     ['an empty userinfo is dropped', 'https://@example.com/', 'https://example.com/'],
-    ['tracking parameters are kept', 'https://example.com/?utm_source=x&b=1', 'https://example.com/?utm_source=x&b=1'],
+    // Tracking parameters go (ADR 0101); the others stay as written, in their order.
+    ['a utm_ parameter is dropped', 'https://example.com/?utm_source=x&b=1', 'https://example.com/?b=1'],
+    [
+      'OpenAI’s utm_source=openai is dropped with the ?',
+      'https://www.britannica.com/place/Mount-Columbia?utm_source=openai',
+      'https://www.britannica.com/place/Mount-Columbia',
+    ],
+    [
+      'click ids and campaign tags go in any case, other parameters keep order and spelling',
+      'https://example.com/p?z=2&UTM_Medium=m&q=a+b%20c&gclid=1&fbclid=2&flag&msclkid=3&mc_cid=4&mc_eid=5&a=1#utm_x',
+      'https://example.com/p?z=2&q=a+b%20c&flag&a=1#utm_x',
+    ],
+    [
+      'a look-alike name is kept',
+      'https://example.com/?utmsource=x&gclid_x=1',
+      'https://example.com/?utmsource=x&gclid_x=1',
+    ],
     ['an IPv4 host', 'http://192.168.0.1:8080/', 'http://192.168.0.1:8080/'],
     ['an IPv6 host', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::1]/'],
     ['extra slashes after the scheme', 'https:///example.com/x', 'https://example.com/x'],

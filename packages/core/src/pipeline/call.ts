@@ -1,14 +1,14 @@
 import type { GroupErrorCode, NormalizedRequestItem } from '@openmates/contract';
 import { alteredQueryOf } from '../altered-query.ts';
 import type { BudgetSession } from '../budget.ts';
-import { buildResults } from '../build-results.ts';
+import { type AdmissionRules, buildResults } from '../build-results.ts';
 import { EngineError } from '../engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { newestFirst } from '../news-order.ts';
 import type { ProviderAnswer, ProviderQuery } from '../provider.ts';
 import { ProviderError, ProviderNotConfiguredError } from '../provider.ts';
 import type { CachedCall } from '../result-cache.ts';
-import { type ResultScope, scopeOf } from '../scope-filter.ts';
+import { scopeOf } from '../scope-filter.ts';
 import type { Clock, Member } from './members.ts';
 import { fetchPages, type PagingRun } from './pages.ts';
 import { CallTimeout, timed } from './timed.ts';
@@ -71,7 +71,7 @@ export function providerAnswer(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { scope: ResultScope | undefined; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
 ): Promise<ProviderAnswer> {
   const { translator } = member.provider;
   if (translator.kind === 'http') return fetchPages(run, member, query, options);
@@ -100,12 +100,14 @@ export async function callMember(
   const { clock } = run;
   const started = clock.now();
   const scope = scopeOf(item, clock.wallClock(), member.keepUndated);
+  // The rules result building admits by: paging counts what passes them (ADR 0100).
+  const rules: AdmissionRules = { filterTabloids: item.filter_tabloids, redact: run.redact, scope };
   const calls = { count: 1 };
   try {
     await member.gate?.acquire(started + (member.timeoutMs * 3) / 4 - clock.now(), run.signal);
     const query = { ...item, fetchCount: fetchCountFor(item) };
-    const answer = await providerAnswer(run, member, query, { scope, failover: options.failover, calls });
-    return await answered(run, member, item, index, { answer, scope, started, calls: calls.count });
+    const answer = await providerAnswer(run, member, query, { rules, failover: options.failover, calls });
+    return await answered(run, member, item, index, { answer, rules, started, calls: calls.count });
   } catch (error) {
     return failed(run, member, index, error, started);
   }
@@ -117,17 +119,15 @@ async function answered(
   member: Member,
   item: NormalizedRequestItem,
   index: number,
-  call: { answer: ProviderAnswer; scope: ResultScope | undefined; started: number; calls: number },
+  call: { answer: ProviderAnswer; rules: AdmissionRules; started: number; calls: number },
 ): Promise<CachedCall> {
-  const { answer, scope, started } = call;
+  const { answer, rules, started } = call;
   // Only the first `count` results can be admitted (the budget session's cap): no more are built.
   const candidates = Array.isArray(answer.candidates) ? answer.candidates : [];
   const { results, stats } = buildResults(item.topic === 'news' ? newestFirst(candidates) : candidates, {
-    filterTabloids: item.filter_tabloids,
+    ...rules,
     extraSnippets: item.extra_snippets === true,
-    redact: run.redact,
     limit: item.count,
-    ...(scope ? { scope } : {}),
   });
   const altered = alteredQueryOf(answer.altered, item, run.redact);
   const value: CachedCall = {

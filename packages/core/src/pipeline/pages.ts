@@ -1,7 +1,7 @@
 import type { BudgetSession } from '../budget.ts';
+import { type AdmissionRules, admitCandidate } from '../build-results.ts';
 import type { AnswerPage, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
-import { candidateInScope, type ResultScope } from '../scope-filter.ts';
 import { exchangePage } from './exchange.ts';
 import type { Clock, Member } from './members.ts';
 import { timed } from './timed.ts';
@@ -19,6 +19,8 @@ interface Gathered {
   readonly candidates: RawCandidate[];
   readonly seen: Set<string>;
   readonly suggestions: unknown[];
+  /** The normalized URLs of the candidates admission would keep, and how many they are. */
+  readonly admitted: Set<string>;
   kept: number;
   emptyBecause: string | undefined;
   /** What the first page said the provider searched for instead. */
@@ -34,15 +36,15 @@ function urlKey(url: unknown): string | undefined {
 }
 
 /**
- * Adds a page's new candidates; returns how many were new. A query that can take only one page
- * needs no keys: they only tell whether a further page added anything, and result building drops
- * repeats of one URL itself.
+ * Adds a page's new candidates and counts those admission would keep; returns how many were new. A
+ * query that can take only one page needs neither: the count only decides whether to ask for a
+ * further page, and result building drops repeats of one URL itself.
  */
 function gather(
   gathered: Gathered,
   answer: AnswerPage,
   first: boolean,
-  options: { inScope: ((c: RawCandidate) => boolean) | undefined; onePage: boolean },
+  options: { rules: AdmissionRules; onePage: boolean },
 ) {
   if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
   if (first) gathered.altered = answer.altered;
@@ -52,7 +54,6 @@ function gather(
     gathered.candidates.push(...answer.candidates);
     return answer.candidates.length;
   }
-  const { inScope } = options;
   let added = 0;
   for (const candidate of answer.candidates) {
     // A candidate without a URL is kept for result building to refuse (and count); it is never new.
@@ -61,7 +62,7 @@ function gather(
     if (key !== undefined) gathered.seen.add(key);
     added += 1;
     gathered.candidates.push(candidate);
-    if (inScope === undefined || inScope(candidate)) gathered.kept += 1;
+    if (typeof admitCandidate(candidate, options.rules, gathered.admitted) !== 'string') gathered.kept += 1;
   }
   return added;
 }
@@ -82,10 +83,11 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
 }
 
 /**
- * The pages of one query of an HTTP provider (ADR 0075), in its result page's window (ADR 0106):
- * the window's first page under the call's timeout, then further pages of the window, each under
- * its own, while fewer than `fetchCount` distinct candidates (with a scope, candidates in scope) are
- * gathered, the last page said there is more and added something new, and
+ * The pages of one query of an HTTP provider (ADR 0075, ADR 0100), drawn in order from its result
+ * page's provider window (ADR 0103): the first under the call's timeout, then further pages, each
+ * under its own, while fewer than `count` candidates pass every admission rule result building will
+ * apply (`rules`: URL rules, secrets, scope, tabloids, repeats), the last page said there is more
+ * and added something new, and
  * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
  * `calls` counts the calls made.
  */
@@ -93,18 +95,17 @@ export async function fetchPages(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { scope: ResultScope | undefined; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
 ): Promise<ProviderAnswer> {
-  const { scope, failover, calls } = options;
-  const inScope = scope === undefined ? undefined : candidateInScope(scope);
-  const base = { scoped: scope !== undefined, wallClock: run.clock.wallClock() };
-  const { capabilities } = member.provider;
-  const window = pageWindow(capabilities, query, query.fetchCount);
+  const { rules, failover, calls } = options;
+  const base = { scoped: rules.scope !== undefined, wallClock: run.clock.wallClock() };
+  const window = pageWindow(member.provider.capabilities, query, query.fetchCount);
   const last = window.first + window.size;
   const gathered: Gathered = {
     candidates: [],
     seen: new Set(),
     suggestions: [],
+    admitted: new Set(),
     kept: 0,
     emptyBecause: undefined,
     altered: undefined,
@@ -114,7 +115,7 @@ export async function fetchPages(
     const endsAt = run.clock.now() + member.timeoutMs;
     const first = page === window.first;
     if (!first) {
-      if (gathered.kept >= query.fetchCount || !(await nextPage(run, member, endsAt))) break;
+      if (gathered.kept >= query.count || !(await nextPage(run, member, endsAt))) break;
       calls.count += 1;
     }
     let answer: AnswerPage;
@@ -126,13 +127,13 @@ export async function fetchPages(
       if (first || run.signal.aborted) throw error;
       break;
     }
-    if (gather(gathered, answer, first, { inScope, onePage: window.size === 1 }) === 0 || !answer.more) break;
+    if (gather(gathered, answer, first, { rules, onePage: window.size === 1 }) === 0 || !answer.more) break;
   }
   if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);
   const { candidates, suggestions, altered } = gathered;
   // A next result page the provider cannot reach holds nothing to offer.
-  const more = gathered.more && (query.page ?? 1) < lastReachablePage(capabilities, query, query.fetchCount);
+  const more = gathered.more && (query.page ?? 1) < lastReachablePage(member.provider.capabilities, query, query.fetchCount);
   return {
     candidates,
     more,

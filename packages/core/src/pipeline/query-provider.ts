@@ -52,5 +52,7 @@ export async function queryProvider(
   budget.debitCall();
   const run = { signal: options.signal ?? new AbortController().signal, budget, clock };
   const scope = scopeOf(query, clock.wallClock(), member.keepUndated);
-  return providerAnswer(run, member, query, { scope, failover: options.failover ?? false, calls: { count: 1 } });
+  // Paging counts candidates by the engine's admission rules; nothing is redacted here.
+  const rules = { filterTabloids: query.filter_tabloids, redact: (text: string) => text, scope };
+  return providerAnswer(run, member, query, { rules, failover: options.failover ?? false, calls: { count: 1 } });
 }

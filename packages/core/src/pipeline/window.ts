@@ -1,7 +1,12 @@
 import { MAX_PAGE, MIN_PAGE, type NormalizedRequestItem } from '@openmates/contract';
 import type { Capabilities } from '../provider.ts';
 
-/** Asks the provider for twice `count` when tabloids will be filtered out, so `count` is still met when half are tabloids. */
+/**
+ * The size of the provider window a query's pages are drawn from (ADR 0100): twice `count` when
+ * tabloids will be filtered out, so `count` can still be met when half the window is tabloids,
+ * else `count`. It sets the page sizes asked for and the window's last page; paging itself stops
+ * as soon as `count` candidates pass admission.
+ */
 export function fetchCountFor(item: NormalizedRequestItem): number {
   return item.filter_tabloids ? item.count * 2 : item.count;
 }
@@ -24,7 +29,7 @@ export function lastPage(capabilities: Capabilities, fetchCount: number, scoped:
 }
 
 /**
- * The provider pages (0-based) result page `item.page` asks for (ADR 0106): with W the pages one
+ * The provider pages (0-based) result page `item.page` asks for (ADR 0103): with W the pages one
  * result page takes (`lastPage`), page N's window is W pages from (N − 1)·W. It depends on the
  * item's page, count and options alone, never on what earlier pages gathered, so the windows of two
  * result pages never overlap.

@@ -2,6 +2,7 @@ import type { NormalizedRequestItem, ResultGroup } from '@openmates/contract';
 import type { SearchRun } from '../pipeline/call.ts';
 import type { Settled } from '../pipeline/chain.ts';
 import type { Member } from '../pipeline/members.ts';
+import type { ScopedQuery } from '../providers/shared/site-operators.ts';
 
 /** What the groups of one search came to, in item order. */
 export interface Admitted {
@@ -10,7 +11,8 @@ export interface Admitted {
   readonly answeredBy: (number | undefined)[];
   /** The wait a rate-limited group asked for. */
   readonly retryAfterMs: (number | undefined)[];
-  readonly suggestions: { query: string; suggestions: unknown[] }[];
+  /** Each group's query, its domain scope (the operators the engine added) and its provider's suggestions. */
+  readonly suggestions: (ScopedQuery & { suggestions: unknown[] })[];
 }
 
 export function emptyAdmission(items: readonly NormalizedRequestItem[]): Admitted {
@@ -18,7 +20,12 @@ export function emptyAdmission(items: readonly NormalizedRequestItem[]): Admitte
     groups: items.map((item) => ({ id: item.id, results: [] })),
     answeredBy: items.map(() => undefined),
     retryAfterMs: items.map(() => undefined),
-    suggestions: items.map((item) => ({ query: item.query, suggestions: [] })),
+    suggestions: items.map(({ query, include_domains, exclude_domains }) => ({
+      query,
+      include_domains,
+      exclude_domains,
+      suggestions: [],
+    })),
   };
 }
 

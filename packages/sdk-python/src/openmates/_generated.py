@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "19827058887dd03f7ba0c4a8c2f3dbc1a418e4fa5eb8583e0085f1a5e72e30c2"
+CONTRACT_FINGERPRINT: Final = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -298,14 +298,19 @@ class _MetaUrlOptional(TypedDict, total=False):
 
 
 class MetaUrl(_MetaUrlOptional):
-    """Parts of the result URL, derived from the normalized `url`."""
+    """Parts of the result URL: derived from the normalized `url`, or the provider's own where clean.
+    """
 
     scheme: Literal["http", "https"]
     netloc: str
-    """Host and, when not the default, port."""
+    """Host and, when not the default, port; or the provider's own display host where it names that
+    host without `www.` (Brave's `reddit.com`).
+    """
     hostname: str
     path: str
-    """The normalized URL path."""
+    """The normalized URL path, or the provider's own display path where it has a clean one (Brave's
+    breadcrumb, `› r/learnpython`).
+    """
 
 
 class _WebSearchResultOptional(TypedDict, total=False):

@@ -262,14 +262,14 @@ export interface components {
             /** @description Excerpts of the page beyond its description, only when the query asked for them (`extra_snippets: true`): 1–5 plain-text strings (HTML parsed and removed), each 1–300 characters, none repeating the description. Page text, so as untrusted as the description. Omitted when there are none; removed, result by result, after notes and suggestions when the response must be fitted. */
             extra_snippets?: string[];
         };
-        /** @description Parts of the result URL, derived from the normalized `url`. */
+        /** @description Parts of the result URL: derived from the normalized `url`, or the provider's own where clean. */
         MetaUrl: {
             /** @enum {string} */
             scheme: "http" | "https";
-            /** @description Host and, when not the default, port. */
+            /** @description Host and, when not the default, port; or the provider's own display host where it names that host without `www.` (Brave's `reddit.com`). */
             netloc: string;
             hostname: string;
-            /** @description The normalized URL path. */
+            /** @description The normalized URL path, or the provider's own display path where it has a clean one (Brave's breadcrumb, `› r/learnpython`). */
             path: string;
             /**
              * Format: uri
@@ -963,7 +963,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "19827058887dd03f7ba0c4a8c2f3dbc1a418e4fa5eb8583e0085f1a5e72e30c2";
+export const CONTRACT_FINGERPRINT = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -7,8 +7,9 @@ export const BRAVE_MAX_QUERY_LENGTH = 400;
 /** Most results one call returns. */
 export const BRAVE_MAX_COUNT_PER_CALL = 20;
 /**
- * Most calls one query makes: the pages `fetchCount` needs (at most two of 20), and with a domain
- * or time scope up to two more while the scope removed too many; each is a call of the budget.
+ * Most calls one query makes: its window is the pages `fetchCount` needs (at most two of 20), and
+ * with a domain or time scope up to two more; paging stops once `count` results pass admission
+ * (ADR 0100), and each page is a call of the budget.
  */
 export const BRAVE_MAX_PAGES = 4;
 export const BRAVE_MAX_SCOPE_PAGES = 2;

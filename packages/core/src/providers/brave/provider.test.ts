@@ -113,9 +113,23 @@ describe('Brave provider: requests', () => {
   });
 
   it('keeps the first page when a later page fails', async () => {
-    const answer = await queryProvider(provider(), query('pagefail', { count: 20, fetchCount: 40 }), context().context);
+    // Every fixture result is on example.org: the scope leaves none, so a second page is asked for.
+    const scoped = query('pagefail', { count: 20, fetchCount: 40, exclude_domains: ['example.org'] });
+    const answer = await queryProvider(provider(), scoped, context().context);
     expect(answer.candidates).toHaveLength(20);
     expect(fixture.requests.map((r) => r.query.offset)).toEqual([undefined, '1']);
+  });
+
+  it('stops paging once count results pass the tabloid filter, not at twice count gathered', async () => {
+    const brave = provider();
+    // Half of every page of the `tabloids` scenario is on tabloid domains.
+    const ten = await queryProvider(brave, query('tabloids a', { count: 10, fetchCount: 20 }), context().context);
+    expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([['20', undefined]]);
+    expect(ten.candidates).toHaveLength(20);
+    fixture.reset();
+    const plain = query('rust', { count: 20, fetchCount: 40 });
+    expect((await queryProvider(brave, plain, context().context)).candidates).toHaveLength(20);
+    expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([['20', undefined]]);
   });
 
   it('stops paging when Brave has no more results', async () => {
@@ -179,10 +193,11 @@ describe('Brave provider: pages and news', () => {
     expect(answer.candidates.map((c) => c.url)).toEqual(expectedBraveResults('rust', 10, 1).map((r) => r.url));
   });
 
-  it('starts page N of a two-page window at offset 2(N − 1), whatever page N − 1 gathered', async () => {
+  it('starts page N of a two-page window at offset 2(N − 1), and stops there once count results pass admission', async () => {
     const item = query('rust', { count: 20, fetchCount: 40, page: 3 });
     await queryProvider(provider(), item, context().context);
-    expect(fixture.requests.map((r) => r.query.offset)).toEqual(['4', '5']);
+    // The fixture's page at offset 4 holds 20 clean results: the window's second page is not asked.
+    expect(fixture.requests.map((r) => r.query.offset)).toEqual(['4']);
   });
 
   it('refuses a page past offset 9 before any call, naming page and Brave', () => {

@@ -96,7 +96,7 @@ function perPage(item: ProviderQuery, page: PageRequest): number {
  */
 function params(item: ProviderQuery, page: PageRequest): URLSearchParams {
   const out = new URLSearchParams({ q: braveQuery(item), count: String(perPage(item, page)) });
-  // `offset` counts pages of `count` (ADR 0106).
+  // `offset` counts pages of `count` (ADR 0103).
   if (page.page > 0) out.set('offset', String(page.page));
   const freshness = item.freshness === undefined ? undefined : braveFreshness(item.freshness, page.wallClock);
   if (freshness !== undefined) out.set('freshness', freshness);
@@ -169,7 +169,7 @@ function rateLimit(answer: Pick<HttpAnswer, 'header'>): RateLimitHints {
 }
 
 /**
- * The Brave Search provider (ADR 0017, ADR 0075, ADR 0105, ADR 0106): `GET {baseUrl}/web/search`
+ * The Brave Search provider (ADR 0017, ADR 0075, ADR 0102, ADR 0103): `GET {baseUrl}/web/search`
  * (`{baseUrl}/news/search` for `topic: news`) with `X-Subscription-Token`. Pages of up to 20
  * (`offset` 1, 2, …, at most 9) in the result page's window while Brave says more results are
  * available; `freshness` as Brave's `freshness`, the domains as `site:` operators in `q`. Its text
@@ -247,6 +247,8 @@ function toCandidate(result: Record<string, unknown>): RawCandidate {
     language: result.language,
     family_friendly: result.family_friendly,
     favicon: isRecord(meta) ? meta.favicon : undefined,
+    // Brave's own display host and breadcrumb, kept where clean (`metaUrlOf`).
+    meta_url: meta,
     // Up to five more passages of the page, HTML like the description; sent only when asked.
     extra_snippets: result.extra_snippets,
   };

@@ -32,7 +32,7 @@ export interface LocalProvider extends SearchProvider {
  * `topic: news`, which it has no news for. The domains are matched on each document's host,
  * `freshness` on its `published` date (a document without one never matches); `extra_snippets` are
  * cut from each document's indexed text around the query's words; `page` offsets its ranking (ADR
- * 0106). It makes no remote call, so nothing is retried.
+ * 0103). It makes no remote call, so nothing is retried.
  */
 export const LOCAL_CAPABILITIES: Capabilities = {
   honoured: [
@@ -96,7 +96,7 @@ function notConfigured(error: unknown): ProviderNotConfiguredError {
 const MAX_HITS = MAX_PAGE * MAX_COUNT * 2;
 
 /**
- * Result page `query.page` of the index's ranking (ADR 0106): hits the engine keeps (with
+ * Result page `query.page` of the index's ranking (ADR 0103): hits the engine keeps (with
  * `filter_tabloids`, those on no tabloid host; the scope is the index's own query, and its URLs are
  * valid and unique), `count` a page, page N starting right after the (N − 1)·count first of them,
  * so two pages never share a hit and follow the index's order. The index is asked for every page up

@@ -136,8 +136,21 @@ describe('SearXNG provider: requests', () => {
 });
 
 describe('SearXNG provider: paging', () => {
-  it('pages until count is met, at most 3 pages, one provider call each', async () => {
+  it('pages until count candidates pass admission, one provider call each, not twice count gathered', async () => {
     const answer = await queryProvider(provider(), query('rust', { count: 20, fetchCount: 40 }), context());
+    expect(searchPages().map((r) => r.query.pageno)).toEqual(['1', '2']);
+    expect(answer.candidates).toHaveLength(20);
+  });
+
+  it('makes one call when the first page already holds count usable results', async () => {
+    const answer = await queryProvider(provider(), query('rust', { count: 10, fetchCount: 20 }), context());
+    expect(searchPages().map((r) => r.query.pageno)).toEqual(['1']);
+    expect(answer.candidates).toHaveLength(10);
+  });
+
+  it('pages at most 3 times while the scope leaves fewer than count', async () => {
+    const scoped = query('sparse x', { count: 20, fetchCount: 40, include_domains: ['docs.example.org'] });
+    const answer = await queryProvider(provider(), scoped, context());
     expect(searchPages().map((r) => r.query.pageno)).toEqual(['1', '2', '3']);
     expect(searchPages()).toHaveLength(SEARXNG_MAX_PAGES);
     expect(answer.candidates).toHaveLength(30);
@@ -152,13 +165,13 @@ describe('SearXNG provider: paging', () => {
   });
 
   it('keeps the first page’s results when the second page fails', async () => {
-    const answer = await queryProvider(provider(), query('failater x', { fetchCount: 20 }), context());
+    const answer = await queryProvider(provider(), query('failater x', { count: 20, fetchCount: 20 }), context());
     expect(searchPages()).toHaveLength(2);
     expect(answer.candidates.map((c) => c.url)).toEqual(expectedSearxngResults('failater x', 1, 10).map((r) => r.url));
   });
 
   it('stops at an empty later page and keeps what came before', async () => {
-    const answer = await queryProvider(provider(), query('emptylater x', { fetchCount: 20 }), context());
+    const answer = await queryProvider(provider(), query('emptylater x', { count: 20, fetchCount: 20 }), context());
     expect(searchPages()).toHaveLength(2);
     expect(answer.candidates).toHaveLength(10);
   });
@@ -272,7 +285,8 @@ describe('SearXNG through the engine', () => {
     const { engine: e } = engine();
     const { response } = await e.search({ requests: [{ query: 'rust', count: 20 }] });
     expect(response.results[0]?.results).toHaveLength(20);
-    expect(response.budget?.calls_used).toBe(SEARXNG_MAX_PAGES);
+    // Two pages of ten hold the 20 asked for: paging stops there, short of its window of three.
+    expect(response.budget?.calls_used).toBe(2);
   });
 
   it('a first page past the per-call timeout is provider_timeout', async () => {
@@ -284,7 +298,7 @@ describe('SearXNG through the engine', () => {
   it('a later page past its own timeout ends paging and keeps the earlier pages', async () => {
     // The fixture holds page 2 until the client leaves; page 1 answers at once.
     const { engine: e } = engine({ OPENMATES_PROVIDER_TIMEOUT_MS: '1000' });
-    const { response } = await e.search({ requests: [{ query: 'slowlater x' }] });
+    const { response } = await e.search({ requests: [{ query: 'slowlater x', count: 20 }] });
     expect(response.results[0]?.error).toBeUndefined();
     expect(response.results[0]?.results.map((r) => r.url)).toEqual(
       expectedSearxngResults('slowlater x', 1, 10).map((r) => r.url),

@@ -19,7 +19,7 @@ import { ownStatusError } from './refusals.ts';
 export const SEARXNG_MAX_PAGES = 3;
 /**
  * Results on one SearXNG page: its engines answer about ten each and it merges them, so a page this
- * full says more may follow, and `pageno` counts pages of about this many (ADR 0106).
+ * full says more may follow, and `pageno` counts pages of about this many (ADR 0103).
  */
 export const SEARXNG_PAGE_SIZE = 10;
 /**
@@ -155,7 +155,7 @@ export const SEARXNG_CAPABILITIES: Capabilities = {
 /**
  * The SearXNG provider (ADR 0075): `GET {baseUrl}/search?q=&format=json&language=&safesearch=&pageno=`.
  * `freshness` goes as `time_range` (a date range is refused at validation), the domains as `site:` /
- * `-site:` operators in `q`; pages until `fetchCount` distinct URLs are gathered, at most
+ * `-site:` operators in `q`; pages until `count` results pass admission (ADR 0100), at most
  * SEARXNG_MAX_PAGES. Its refusals name the instance setting to change (`search.formats`, the
  * limiter). Timeouts, retries and pauses, paging and the bounded read are the call pipeline's.
  */

@@ -19,14 +19,34 @@ export function withSiteOperators(item: ScopedQuery): string {
   return parts.join(' ');
 }
 
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The operator forms `withSiteOperators` writes for `domains`, as one alternation, or undefined for none. */
+function sitePattern(domains: readonly string[] | undefined): string | undefined {
+  if (domains === undefined || domains.length === 0) return undefined;
+  return `site:(?:${domains.map(literal).join('|')})`;
+}
+
 /**
- * `text` (a query the provider returned: its altered query, a suggestion) without the operators
- * `withSiteOperators` added for `item`, whitespace collapsed.
+ * `text` (a provider's suggestion or altered query) without the `site:` / `-site:` operators the
+ * engine added for `item`'s domains, however the provider echoes them: in any case, in any order,
+ * anywhere in the text, several included domains joined by `OR` with or without their
+ * parentheses. Only operators naming the item's own domains go (a `site:` the caller typed for
+ * another domain stays); spaces are collapsed.
  */
 export function withoutSiteOperators(text: string, item: ScopedQuery): string {
-  const operators = withSiteOperators({ ...item, query: '' }).trim();
-  if (operators === '') return text;
+  const include = sitePattern(item.include_domains);
+  const exclude = sitePattern(item.exclude_domains);
+  if (include === undefined && exclude === undefined) return text;
+  // An operator stands alone: after the start, a space or `(`, before the end, a space or `)`.
+  const before = '(?<=^|[\\s(])';
+  const after = '(?=$|[\\s)])';
   let out = text;
-  for (const part of [operators, ...operators.split(/\s+(?![^()]*\))/)]) out = out.split(part).join(' ');
+  if (include !== undefined) {
+    const chain = `${include}(?:\\s+OR\\s+${include})*`;
+    out = out.replace(new RegExp(`(?<=^|\\s)\\(\\s*${chain}\\s*\\)(?=$|\\s)`, 'giu'), ' ');
+    out = out.replace(new RegExp(`${before}${chain}${after}`, 'giu'), ' ');
+  }
+  if (exclude !== undefined) out = out.replace(new RegExp(`${before}-${exclude}${after}`, 'giu'), ' ');
   return out.replace(/\s+/g, ' ').trim();
 }
