@@ -133,7 +133,8 @@ export async function fetchPages(
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);
   const { candidates, suggestions, altered } = gathered;
   // A next result page the provider cannot reach holds nothing to offer.
-  const more = gathered.more && (query.page ?? 1) < lastReachablePage(member.provider.capabilities, query, query.fetchCount);
+  const more =
+    gathered.more && (query.page ?? 1) < lastReachablePage(member.provider.capabilities, query, query.fetchCount);
   return {
     candidates,
     more,
