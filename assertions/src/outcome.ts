@@ -19,6 +19,10 @@ export interface OutcomeGroup {
   errorCode?: string;
   /** Who answered the group (only when the server lists several providers). */
   provider?: string;
+  /** What the provider searched for instead of the query, when it said so. */
+  altered_query?: string;
+  /** Present when the provider said more results exist past this page (a GUI offers "More results"). */
+  more?: true;
   results: OutcomeResult[];
 }
 
@@ -51,6 +55,8 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
       };
       if (group.error) g.errorCode = group.error.code;
       if (group.provider !== undefined) g.provider = group.provider;
+      if (group.altered_query !== undefined) g.altered_query = group.altered_query;
+      if (group.more === true) g.more = true;
       return g;
     }),
   };

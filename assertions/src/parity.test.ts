@@ -111,7 +111,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: () => searxng.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
-    brave: () => brave.requests.filter((r) => r.path.endsWith('/web/search')).map(({ query }) => ({ query })),
+    // Its web and news endpoints alike: a case tells them apart by what was sent.
+    brave: () => brave.requests.filter((r) => /\/(web|news)\/search$/.test(r.path)).map(({ query }) => ({ query })),
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),

@@ -41,6 +41,10 @@ export interface PersonGroup {
   error?: { code: string; message: string };
   sources_cut?: number;
   results_fitted_out?: number;
+  /** What the provider searched for instead of the query (shown as "Showing results for …"). */
+  altered_query?: string;
+  /** Present when the surface offers the next page ("More results", "more available"). */
+  more?: true;
   results: PersonResult[];
 }
 
@@ -122,6 +126,8 @@ function responseView(response: WebSearchResponse): PersonResponseView {
       if (group.error) g.error = { code: group.error.code, message: group.error.message };
       if (group.sources_cut) g.sources_cut = group.sources_cut;
       if (group.results_fitted_out) g.results_fitted_out = group.results_fitted_out;
+      if (group.altered_query !== undefined) g.altered_query = group.altered_query;
+      if (group.more === true) g.more = true;
       return g;
     }),
   };

@@ -19,10 +19,12 @@ import {
   MAX_EXTRA_SNIPPET_LENGTH,
   MAX_EXTRA_SNIPPETS,
   MAX_ID_LENGTH,
+  MAX_PAGE,
   MAX_PUBLISHED_AHEAD_MS,
   MAX_QUERY_LENGTH,
   MAX_SCOPE_DOMAINS,
   MIN_COUNT,
+  MIN_PAGE,
 } from './limits.ts';
 import {
   domainListSchema,
@@ -59,7 +61,13 @@ export interface FieldFlag {
 }
 
 /** Named option lists that a select control or suggestions take their values from. */
-export type ChoiceList = 'countries' | 'languages' | 'safesearch' | 'freshness';
+export type ChoiceList = 'countries' | 'languages' | 'safesearch' | 'freshness' | 'topics';
+
+/** What a query searches: the web (the default), or news articles. */
+export const TOPICS = ['web', 'news'] as const;
+export type Topic = (typeof TOPICS)[number];
+/** `topic` when the caller gives none. */
+export const DEFAULT_TOPIC = 'web' satisfies Topic;
 
 /**
  * The choice list of the time periods (`FRESHNESS_PERIODS`), so a surface that fills the lists
@@ -73,6 +81,7 @@ export const CHOICE_VALUES: { readonly [L in ChoiceList]: readonly string[] } = 
   languages: ISO_639_1,
   safesearch: SAFESEARCH_LEVELS,
   [PERIOD_CHOICE_LIST]: Object.keys(FRESHNESS_PERIODS),
+  topics: TOPICS,
 };
 
 /**
@@ -174,6 +183,8 @@ const QuerySchema = z.string({ error: fieldError('query', issueMessage('queryTyp
 });
 
 const COUNT = issueMessage('count', { min: MIN_COUNT, max: MAX_COUNT });
+const PAGE = issueMessage('page', { min: MIN_PAGE, max: MAX_PAGE });
+const TOPIC = issueMessage('topic', { choices: TOPICS.join(', ') });
 
 function resolveCountry(value: string | undefined): Country {
   const upper = value?.trim().toUpperCase();
@@ -232,6 +243,39 @@ export const REQUEST_FIELDS = [
     control: { control: 'number', label: 'Results', help: `${MIN_COUNT}–${MAX_COUNT}, default ${DEFAULT_COUNT}` },
     link: { param: 'count', broadcast: true },
     summary: (value: string) => `${value} results`,
+  },
+  {
+    name: 'topic',
+    kind: 'text',
+    schema: z.enum(TOPICS, { error: TOPIC }),
+    description: `What to search: \`web\` pages (the default) or \`news\` articles, which come as ordinary results, newest first where the provider dates them; \`freshness\` and the domain scope apply to them as to web results. A provider without a news search refuses \`news\` with a 400.`,
+    // The default is left out of the normalized item, so an item that never names a topic reads as before.
+    normalize: (value: Topic | undefined) => (value === 'news' ? value : undefined),
+    cacheKey: true,
+    providerOption: true,
+    flag: {
+      name: 'topic',
+      valueName: 'TOPIC',
+      help: `What to search: ${TOPICS.join(' or ')} (default ${DEFAULT_TOPIC}).`,
+    },
+    control: { control: 'select', label: 'Topic', help: `Default (${DEFAULT_TOPIC})`, choices: 'topics' },
+    link: { param: 'topic', broadcast: true },
+    summary: (value: string) => `topic ${value}`,
+    modelSchema: { choices: 'topics' },
+  },
+  {
+    name: 'page',
+    kind: 'integer',
+    schema: z.int({ error: PAGE }).min(MIN_PAGE, { error: PAGE }).max(MAX_PAGE, { error: PAGE }),
+    description: `Which page of results (${MIN_PAGE}–${MAX_PAGE}): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default ${MIN_PAGE}. A provider that cannot page, or cannot reach this page with this \`count\`, refuses it with a 400; a group's \`more\` says whether a next page may hold more.`,
+    // The first page is left out of the normalized item, so an item that never names a page reads as before.
+    normalize: (value: number | undefined) => (value === undefined || value === MIN_PAGE ? undefined : value),
+    cacheKey: true,
+    providerOption: true,
+    flag: { name: 'page', valueName: 'N', help: `Page of results, ${MIN_PAGE} to ${MAX_PAGE} (default ${MIN_PAGE}).` },
+    control: { control: 'number', label: 'Page', help: `${MIN_PAGE}–${MAX_PAGE}, default ${MIN_PAGE}` },
+    link: { param: 'page', broadcast: true },
+    summary: (value: string) => `page ${value}`,
   },
   {
     name: 'country',
@@ -424,6 +468,20 @@ export type NormalizedFields<F extends RequestFields> = Simplify<
     >;
   }
 >;
+
+/**
+ * The field that picks a result page. Surfaces read and step it through this name (a group's "more
+ * results" is the same item with it one higher), never by spelling it.
+ */
+export const PAGE_FIELD = 'page' as const satisfies RequestFieldName;
+
+/** The result page an item (as sent or normalized) asks for: its page when a valid one, else the first. */
+export function pageOfItem(item: unknown): number {
+  const value = (item as Record<string, unknown> | null | undefined)?.[PAGE_FIELD];
+  return Number.isInteger(value) && (value as number) >= MIN_PAGE && (value as number) <= MAX_PAGE
+    ? (value as number)
+    : MIN_PAGE;
+}
 
 /** The fields a provider may or may not apply; skill info lists which it does. */
 export type RequestOption = Extract<Field, { providerOption: true }>['name'];

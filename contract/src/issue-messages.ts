@@ -22,6 +22,8 @@ export const ISSUE_MESSAGES = {
   queryBlank: 'query must not be blank',
   queryTooLong: 'query must be at most {max} characters after cleaning (it has {length})',
   count: 'count must be an integer from {min} to {max}',
+  page: 'page must be an integer from {min} to {max}',
+  topic: 'topic must be one of {choices}',
   string: '{field} must be a string',
   searchLang: 'search_lang must be an ISO 639-1 language code such as "en"',
   boolean: '{field} must be true or false',

@@ -17,6 +17,10 @@ export const MIN_COUNT = 1;
 export const MAX_COUNT = 20;
 /** `count` when the caller gives none. */
 export const DEFAULT_COUNT = 10;
+/** The first result page (`page`), and the one a caller gets when it gives none. */
+export const MIN_PAGE = 1;
+/** The last result page a caller may ask for. */
+export const MAX_PAGE = 10;
 /** Fewest entries of `include_domains` or `exclude_domains` (an empty list is refused, not ignored). */
 export const MIN_SCOPE_DOMAINS = 1;
 /** Most entries of `include_domains` or `exclude_domains`. */
@@ -44,6 +48,8 @@ export const MAX_URL_LENGTH = 2048;
 export const MAX_SUGGESTIONS = 5;
 /** Longest suggestion, in code points (suggestions are queries). */
 export const MAX_SUGGESTION_LENGTH = MAX_QUERY_LENGTH;
+/** Longest altered query on a result group (`altered_query`), in code points (it is a query). */
+export const MAX_ALTERED_QUERY_LENGTH = MAX_QUERY_LENGTH;
 /** Longest error message carried in a response, in code points. */
 export const MAX_ERROR_MESSAGE_LENGTH = 500;
 /**

@@ -3,6 +3,7 @@
 import { boundedText } from './bounded-text.ts';
 import { ERROR_CODES, GROUP_ERROR_CODES } from './errors.ts';
 import {
+  MAX_ALTERED_QUERY_LENGTH,
   MAX_BATCH_ITEMS,
   MAX_DESCRIPTION_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
@@ -99,6 +100,14 @@ export const ResultGroupSchema = z
         'Who answered this group, as `provider` in skill info names it (for a failed group, the last provider tried). Set only when the server lists several providers in order (OPENMATES_PROVIDER); omitted for a single provider.',
     }),
     error: GroupErrorSchema.optional(),
+    more: z.boolean().optional().openapi({
+      description:
+        'True when the provider said more results exist past this page, so the next `page` of the same query may hold more; false when it said this is the last. Present on every group that answered, omitted on a failed one.',
+    }),
+    altered_query: boundedText(1, MAX_ALTERED_QUERY_LENGTH, 'altered_query').optional().openapi({
+      description:
+        'What the provider searched for instead of the query as sent (a spelling it corrected), as plain text with any operator the engine added (`site:`, `-site:`) removed; the results are for it. Omitted when the provider searched for the query itself. It is then not among the follow-up suggestions.',
+    }),
     sources_cut: z.int().min(1).optional().openapi({
       description:
         "How many of this group's results the request's distinct-source budget cut (new URLs that arrived after the budget was spent). Omitted when none.",
@@ -111,6 +120,10 @@ export const ResultGroupSchema = z
   .refine((g) => g.error === undefined || g.results.length === 0, {
     message: 'a failed group has no results',
     path: ['results'],
+  })
+  .refine((g) => g.error === undefined || (g.more === undefined && g.altered_query === undefined), {
+    message: 'a failed group says nothing of further pages or an altered query',
+    path: ['more'],
   })
   .openapi('ResultGroup', {
     description:

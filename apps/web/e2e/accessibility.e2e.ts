@@ -27,6 +27,9 @@ const pages: Record<string, { url: () => string; prepare?: (page: Page) => Promi
   },
   'an invalid request (its options open)': { url: () => `${openUrl()}${searchPath(['ok', ' '], { count: '50' })}` },
   'the key prompt': { url: () => `${keyedUrl()}/?q=x` },
+  'an altered query with more results': {
+    url: () => `${openUrl()}${searchPath(['altered accessible search'], { count: '3' })}`,
+  },
   'results with the snippets open': {
     url: () => `${openUrl()}${searchPath(['narrow screen'], { count: '2' })}`,
     prepare: (page) => page.getByText('Use this search elsewhere').click(),

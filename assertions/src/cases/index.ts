@@ -6,6 +6,7 @@ import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
 import { localCases } from './local.ts';
 import { openaiCases } from './openai.ts';
+import { pageCases } from './pages.ts';
 import { progressCases } from './progress.ts';
 import { retryCases } from './retries.ts';
 import { retryRuleCases } from './retry-rule.ts';
@@ -28,4 +29,5 @@ export const CASES: readonly ParityCase[] = [
   ...failoverCases,
   ...progressCases,
   ...excerptCases,
+  ...pageCases,
 ];

@@ -11,7 +11,9 @@ import type { PersonBudget, PersonGroup, PersonResponseView, PersonResult, Perso
  *   description), `Note from the provider’s model: <note>`, and one line
  *   `<age> · <language> · not family friendly` (each part when present; the last only when the
  *   result is not family friendly); `  <n> results were cut: …` (sources_cut) and `  <n> results
- *   were removed to fit …` (results_fitted_out);
+ *   were removed to fit …` (results_fitted_out); `  Showing results for “<altered query>”` under the
+ *   heading (altered_query) and `  page <n> · more available` last (more; `· no more results` says
+ *   a later page is the last);
  * - after the groups: `Error (<code>): <message>`, `Related searches:` with `  - <suggestion>` lines,
  *   `Spent <calls> search calls; <admitted> of <max> distinct sources admitted.`, `<n> results were
  *   cut: …`, `Removed to fit the response size: <n> notes, <n> suggestions, <n> excerpts, <n> results.`, and
@@ -28,6 +30,8 @@ export const CLI_PERSON_FIELDS = [
   'groups[].error.message',
   'groups[].sources_cut',
   'groups[].results_fitted_out',
+  'groups[].altered_query',
+  'groups[].more',
   'groups[].results[].title',
   'groups[].results[].url',
   'groups[].results[].display_url',
@@ -109,8 +113,13 @@ export function cliHumanView(stdout: string): PersonView {
         const cut = CUT.exec(text);
         const fitted = FITTED.exec(text);
         const answeredBy = /^Answered by (.*)$/.exec(text);
+        const altered = /^Showing results for “(.*)”$/.exec(text);
+        const page = /^page \d+ · (more available|no more results)$/.exec(text);
         if (answeredBy) group.provider = answeredBy[1] ?? '';
-        else if (failed) group.error = { code: failed[1] ?? '', message: failed[2] ?? '' };
+        else if (altered) group.altered_query = altered[1] ?? '';
+        else if (page) {
+          if (page[1] === 'more available') group.more = true;
+        } else if (failed) group.error = { code: failed[1] ?? '', message: failed[2] ?? '' };
         else if (cut) group.sources_cut = Number(cut[1]);
         else if (fitted) group.results_fitted_out = Number(fitted[1]);
         else if (text !== 'No results.' && text !== 'No results left to show.')

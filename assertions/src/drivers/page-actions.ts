@@ -139,6 +139,8 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         id: section.getAttribute('data-group-id') ?? '',
         errorCode: section.getAttribute('data-error-code'),
         provider: section.getAttribute('data-group-provider'),
+        altered: section.querySelector('[data-field="altered_query"]')?.textContent ?? null,
+        more: section.querySelector('[data-more-results]') !== null,
         results: [...section.querySelectorAll('[data-result]')].map((result) => ({
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
@@ -167,6 +169,8 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         results,
         ...(g.errorCode ? { errorCode: g.errorCode } : {}),
         ...(g.provider ? { provider: g.provider } : {}),
+        ...(g.altered !== null ? { altered_query: g.altered } : {}),
+        ...(g.more ? { more: true as const } : {}),
       };
     }),
   };
@@ -271,9 +275,14 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
       const sourcesCut = one('sources_cut', inGroup);
       const fittedOut = one('results_fitted_out', inGroup);
       const answeredBy = one('provider', inGroup);
+      const altered = one('altered_query', inGroup);
+      // The "More results" link: a person is offered the next page when it is shown.
+      const more = one('more', inGroup) !== undefined;
       return {
         id: one('id', inGroup) ?? '',
         ...(answeredBy !== undefined ? { provider: answeredBy } : {}),
+        ...(altered !== undefined ? { altered_query: altered } : {}),
+        ...(more ? { more: true as const } : {}),
         ...(code !== undefined || message !== undefined ? { error: { code: code ?? '', message: message ?? '' } } : {}),
         ...(sourcesCut !== undefined ? { sources_cut: Number(sourcesCut) } : {}),
         ...(fittedOut !== undefined ? { results_fitted_out: Number(fittedOut) } : {}),

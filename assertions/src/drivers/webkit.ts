@@ -20,8 +20,13 @@ const POLL_MS = 20;
 
 /** An Xvfb display and a WebKitWebDriver on it, started by the caller and ended by `close`. */
 export interface WebKitHost {
-  /** A new MiniBrowser window; `dark` starts it with GTK's dark variant, which WebKit reports as `prefers-color-scheme: dark`. */
-  session(options?: { dark?: boolean }): Promise<WebDriver>;
+  /**
+   * A new MiniBrowser window; `dark` starts it with GTK's dark variant, which WebKit reports as
+   * `prefers-color-scheme: dark`; `javascript: false` turns off the page's own scripts (WebKit's
+   * `enable-javascript-markup`), as for a person browsing without JavaScript, while WebDriver can
+   * still read the page.
+   */
+  session(options?: { dark?: boolean; javascript?: boolean }): Promise<WebDriver>;
   /** Ends every session still open, then WebKitWebDriver, then the display. */
   close(): Promise<void>;
 }
@@ -63,14 +68,18 @@ export async function startWebKit(env: Record<string, string> = {}): Promise<Web
     const url = `http://127.0.0.1:${port}`;
     await serving(url, driverServer);
     return {
-      async session({ dark = false } = {}) {
+      async session({ dark = false, javascript = true } = {}) {
         const driver = await new Builder()
           .usingServer(url)
           .withCapabilities({
             browserName: 'MiniBrowser',
             'webkitgtk:browserOptions': {
               binary: WEBKIT_LAUNCH.miniBrowser,
-              args: ['--automation', ...(dark ? ['--dark-mode'] : [])],
+              args: [
+                '--automation',
+                ...(dark ? ['--dark-mode'] : []),
+                ...(javascript ? [] : ['--enable-javascript-markup=false']),
+              ],
             },
           })
           .build();

@@ -47,8 +47,39 @@ describe('openmates search', () => {
     // Family friendly goes unsaid (it is said only when it is not), and the favicon is never text.
     expect(result.stdout).not.toContain('family friendly');
     expect(result.stdout).not.toContain('imgs.search.brave.com');
-    expect(result.stdout).toContain('Related searches:\n  - rust ownership\n');
+    // What Brave searched for instead is said under the heading, not offered as a related search.
+    expect(result.stdout).toContain('[1] altered rust ownership\n  Showing results for “rust ownership”\n');
+    expect(result.stdout).not.toContain('Related searches:');
+    expect(result.stdout).toContain('  page 1 · more available\n');
     expect(result.stdout).toContain('Spent 1 search call; 1 of 100 distinct sources admitted.\n');
+  });
+
+  it('asks Brave for the page --page names and its news endpoint with --topic news', async () => {
+    const paged = await runCli(['search', 'paged rust', '--page', '2', '--no-filter-tabloids'], env);
+    expect(paged.code).toBe(0);
+    expect(paged.stdout).toContain('  page 2 · more available\n');
+    const call = brave.requests.find((r) => r.query.q === 'paged rust');
+    expect(call?.query).toMatchObject({ count: '10', offset: '1' });
+    const news = await runCli(['search', 'news of rust', '--topic', 'news'], env);
+    expect(news.code).toBe(0);
+    expect(brave.requests.find((r) => r.query.q === 'news of rust')?.path).toBe('/res/v1/news/search');
+    expect(news.stdout).toContain('News 1 about news of rust');
+  });
+
+  it('refuses --topic news on the local index with the usage code and one line naming topic and the provider', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'openmates-cli-news-'));
+    try {
+      const localEnv = baseEnv({ OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: join(dir, 'index.db') });
+      const result = await runCli(['search', 'fetch', '--topic', 'news'], localEnv);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/topic "news" is not supported by the Local index provider/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses six queries with the contract’s 400: exit 2, one line on stderr, every issue on stdout', async () => {

@@ -1,4 +1,14 @@
-import { type Issue, issueMessage, type NormalizedRequestItem, type SkillInfo } from '@openmates/contract';
+import {
+  DEFAULT_COUNT,
+  DEFAULT_COUNTRY,
+  DEFAULT_SAFESEARCH,
+  type Issue,
+  issueMessage,
+  MAX_COUNT,
+  type NormalizedRequestItem,
+  type SkillInfo,
+} from '@openmates/contract';
+import { lastReachablePage } from './pipeline/window.ts';
 import type { Capabilities, SearchProvider } from './provider.ts';
 
 function wordCount(text: string): number {
@@ -44,13 +54,35 @@ function queryIssues(provider: SearchProvider, item: NormalizedRequestItem, inde
 }
 
 /**
+ * A result page past the provider's reach: its window's first provider page lies beyond the last
+ * page the provider serves (ADR 0103), for this item's count and options.
+ */
+function reachIssues(provider: SearchProvider, item: NormalizedRequestItem, index: number): Issue[] {
+  const page = item.page;
+  if (page === undefined) return [];
+  const last = lastReachablePage(provider.capabilities, item);
+  if (page <= last) return [];
+  const tabloids = item.filter_tabloids ? ', tabloids filtered' : '';
+  return [
+    {
+      path: `requests[${index}].page`,
+      message: issueMessage('providerOption', {
+        option: `page ${page}`,
+        provider: provider.name,
+        reason: `with count ${item.count}${tabloids} and these options it serves results up to page ${last}`,
+      }),
+    },
+  ];
+}
+
+/**
  * What `provider` refuses of `item`, each issue naming the field and the provider: its query
- * limits, a `search_lang` it does not support, and every refusal of its capability table. Runs
- * before any call; failover skips a provider for which it is not empty.
+ * limits, a `search_lang` it does not support, a page past its reach, and every refusal of its
+ * capability table. Runs before any call; failover skips a provider for which it is not empty.
  */
 export function providerIssues(provider: SearchProvider, item: NormalizedRequestItem, index: number): Issue[] {
   const { capabilities } = provider;
-  const issues = queryIssues(provider, item, index);
+  const issues = [...queryIssues(provider, item, index), ...reachIssues(provider, item, index)];
   const { languages } = capabilities;
   if (item.search_lang !== undefined && languages !== undefined && !languages.includes(item.search_lang))
     issues.push({
@@ -74,6 +106,22 @@ export function providerIssues(provider: SearchProvider, item: NormalizedRequest
   return issues;
 }
 
+/** Skill info's rule for the pages a provider that stops somewhere reaches, with the default and the largest count. */
+function pageReachRule(provider: SearchProvider): string | undefined {
+  const { capabilities } = provider;
+  if (capabilities.paging?.reach === undefined) return undefined;
+  const last = (count: number) =>
+    lastReachablePage(capabilities, {
+      id: 1,
+      query: 'q',
+      count,
+      country: DEFAULT_COUNTRY,
+      safesearch: DEFAULT_SAFESEARCH,
+      filter_tabloids: true,
+    });
+  return `page is refused past what ${provider.name} serves: with tabloids filtered, count ${DEFAULT_COUNT} reaches page ${last(DEFAULT_COUNT)} and count ${MAX_COUNT} page ${last(MAX_COUNT)} (a domain or time scope reaches fewer).`;
+}
+
 /** Skill info's option lists, from the capability table. */
 export function optionLists(provider: SearchProvider): SkillInfo['options'] {
   const { capabilities } = provider;
@@ -84,6 +132,8 @@ export function optionLists(provider: SearchProvider): SkillInfo['options'] {
       rule: `${provider.name} supports only these search_lang codes: ${capabilities.languages.join(', ')}`,
     });
   for (const { option, rule } of capabilities.refuses ?? []) if (rule !== undefined) unsupported.push({ option, rule });
+  const reachRule = pageReachRule(provider);
+  if (reachRule !== undefined) unsupported.push({ option: 'page', rule: reachRule });
   return {
     honoured: [...capabilities.honoured],
     unsupported,

@@ -104,8 +104,8 @@ describe('result groups', () => {
     const { engine } = braveEngine();
     const { response } = await engine.search({ requests: [{ query: 'empty x' }, { query: 'noweb y' }] });
     expect(response.results).toEqual([
-      { id: 1, results: [] },
-      { id: 2, results: [] },
+      { id: 1, results: [], more: false },
+      { id: 2, results: [], more: false },
     ]);
     expect(response.error).toBeUndefined();
   });
@@ -149,12 +149,24 @@ describe('result groups', () => {
     expect(new Set(urls).size).toBe(urls.length);
   });
 
-  it('derives suggestions only from provider data', async () => {
+  it('derives suggestions only from provider data, and says an altered query as what the group is for', async () => {
     const { engine } = braveEngine();
     const { response: plain } = await engine.search({ requests: [{ query: 'rust vec' }] });
     expect(plain.suggestions_follow_up_requests).toBeUndefined();
+    expect(plain.results[0]?.altered_query).toBeUndefined();
+    expect(plain.results[0]?.more).toBe(true);
     const { response: altered } = await engine.search({ requests: [{ query: 'altered rust vec' }] });
-    expect(altered.suggestions_follow_up_requests).toEqual(['rust vec']);
+    expect(altered.results[0]?.altered_query).toBe('rust vec');
+    expect(altered.suggestions_follow_up_requests).toBeUndefined();
+  });
+
+  it('says the altered query without the site: operators the engine added', async () => {
+    const { engine } = braveEngine();
+    const { response } = await engine.search({
+      requests: [{ query: 'altered rust vec', include_domains: ['docs.rs'], exclude_domains: ['example.com'] }],
+    });
+    expect(brave.requests[0]?.query.q).toBe('altered rust vec site:docs.rs -site:example.com');
+    expect(response.results[0]?.altered_query).toBe('rust vec');
   });
 });
 

@@ -59,8 +59,15 @@ export interface RawCandidate {
 /** A provider's answer to one query. An empty `candidates` list means "answered, found nothing". */
 export interface ProviderAnswer {
   candidates: RawCandidate[];
-  /** Queries the provider itself suggested or ran (altered query, related searches); untrusted. */
+  /** Queries the provider itself suggested (related searches, spelling corrections); untrusted. */
   suggestions?: unknown[];
+  /** True when the provider said more results exist past this page (default false). */
+  more?: boolean;
+  /**
+   * What the provider searched for instead of the query as sent (Brave's `query.altered`), as it
+   * wrote it, operators it was sent included; untrusted. Absent when it searched for the query.
+   */
+  altered?: unknown;
 }
 
 /** One query as the engine hands it to a provider. */
@@ -95,8 +102,15 @@ export interface Capabilities {
   /**
    * Paging: most calls one query may make (each a call of the request's budget), and the results
    * one call can hold (the provider window spans `fetchCount` in steps of it). Default: one call.
+   * `reach`: the last provider page (0-based) it serves, when it stops somewhere (Brave's `offset`
+   * at most 9); a result page whose window starts past it is refused before any call (ADR 0103).
    */
-  readonly paging?: { readonly maxPages: number; readonly perPage?: number; readonly scopePages?: number };
+  readonly paging?: {
+    readonly maxPages: number;
+    readonly perPage?: number;
+    readonly scopePages?: number;
+    readonly reach?: number;
+  };
   /** The retry rule's numbers for this provider (ADR 0075). */
   readonly retry: RetryPolicy;
   /** Largest answer body read, in bytes. */
@@ -144,8 +158,10 @@ export interface RetryPolicy {
 
 /** One page a provider is asked for. */
 export interface PageRequest {
-  /** 0 for the first page. */
+  /** The provider page, 0 for the provider's first (result page N starts later: ADR 0103). */
   readonly page: number;
+  /** True for the first page of the result page's window (suggestions and the altered query are read from it). */
+  readonly first: boolean;
   /** True when the query has a domain or time scope (pages are then full ones: filtering removes part of each). */
   readonly scoped: boolean;
   /** Wall time in ms since the epoch: what "today" is for a date range's open end. */
@@ -163,6 +179,8 @@ export interface AnswerPage {
   readonly candidates: readonly RawCandidate[];
   /** Suggestions it carries (read from the first page only). */
   readonly suggestions?: readonly unknown[];
+  /** What the provider searched for instead of the query sent, as it wrote it (read from the first page only). */
+  readonly altered?: unknown;
   /** True when a further page may hold more. */
   readonly more: boolean;
   /**

@@ -3,10 +3,15 @@ import { LRUCache } from 'lru-cache';
 import { rememberJson } from './fit-response.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
-/** A cached successful call: sanitized results (bounded to count) and the provider's suggestions. */
+/**
+ * A cached successful call: sanitized results (bounded to count), the provider's suggestions, and
+ * the group's `more` and `altered_query` (already clean).
+ */
 export interface CachedCall {
   results: WebSearchResult[];
   suggestions: unknown[];
+  more: boolean;
+  altered_query?: string;
 }
 
 /**
@@ -49,7 +54,7 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
   return {
     async get(item) {
       const hit = lru.get(key(item));
-      return hit && { results: [...hit.results], suggestions: [...hit.suggestions] };
+      return hit && { ...hit, results: [...hit.results], suggestions: [...hit.suggestions] };
     },
     async set(item, value) {
       const entry = frozenCopy(value);
@@ -63,7 +68,7 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
 
 /**
  * The cache every replica shares (ADR 0012, docs/deploy.md): `{prefix}cache:{HMAC(provider identity, item)}` with
- * the TTL, holding `{ results, suggestions }` as JSON. The key is an HMAC under the deployment's
+ * the TTL, holding `{ results, suggestions, more, altered_query }` as JSON. The key is an HMAC under the deployment's
  * secret, so Redis never holds query text, keys or caller ids; a value holds only what a provider
  * answered, sanitized. While Redis is down the cache misses and writes are dropped.
  */
@@ -76,13 +81,22 @@ export function createRedisResultCache(ttlSeconds: number, providerIdentity: str
       if (text === null) return undefined;
       try {
         const value = JSON.parse(text) as CachedCall;
-        return Array.isArray(value.results) && Array.isArray(value.suggestions) ? value : undefined;
+        // An entry without a boolean `more` was written by an older version: a miss, so the group says it.
+        return Array.isArray(value.results) && Array.isArray(value.suggestions) && typeof value.more === 'boolean'
+          ? value
+          : undefined;
       } catch {
         return undefined;
       }
     },
     async set(item, value) {
-      const text = JSON.stringify({ results: value.results, suggestions: value.suggestions });
+      const { results, suggestions, more, altered_query } = value;
+      const text = JSON.stringify({
+        results,
+        suggestions,
+        more,
+        ...(altered_query === undefined ? {} : { altered_query }),
+      });
       await link.attempt((redis) => redis.set(key(item), text, 'EX', ttlSeconds), null);
     },
     clear: () => {},

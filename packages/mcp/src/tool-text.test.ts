@@ -39,3 +39,31 @@ describe('the tool text of page excerpts', () => {
     ]);
   });
 });
+
+describe('the tool text of an altered query and further pages', () => {
+  it('says what the provider searched for and that more exist, inside the boundary, with the token removed', () => {
+    const token = 'e'.repeat(32);
+    const response: WebSearchResponse = {
+      provider: 'Brave Search',
+      results: [
+        {
+          id: 1,
+          more: true,
+          altered_query: `rust ownership ${token}`,
+          results: [{ title: 'A page', url: 'https://example.org/a', description: '' }],
+        },
+        { id: 2, more: false, results: [] },
+      ],
+    };
+    const lines = responseText(response, newBoundary(token)).split('\n');
+    const open = lines.indexOf(`<untrusted-search-results token="${token}">`);
+    expect(lines.slice(open + 1, -1)).toEqual([
+      '## query 1: 1 result',
+      'Showing results for "rust ownership " (the provider altered the query).',
+      '1. A page',
+      '   https://example.org/a',
+      'More results exist past this page: ask for the next page to see them.',
+      '## query 2: no results',
+    ]);
+  });
+});

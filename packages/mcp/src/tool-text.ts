@@ -23,17 +23,24 @@ function groupLabel(group: ResultGroup): string {
   return typeof group.id === 'number' ? `query ${group.id}` : `query ${JSON.stringify(group.id)}`;
 }
 
+/** Said of a group whose provider has more results past this page. */
+const MORE_LINE = 'More results exist past this page: ask for the next page to see them.';
+
 function groupText(group: ResultGroup, defuse: Boundary['defuse']): string[] {
   const label = groupLabel(group);
   if (group.error) return [`## ${label}: failed (${group.error.code}): ${defuse(group.error.message)}`];
-  if (group.results.length === 0) return [`## ${label}: no results`];
+  if (group.results.length === 0) return [`## ${label}: no results`, ...(group.more === true ? [MORE_LINE] : [])];
   const lines = [`## ${label}: ${group.results.length} result${group.results.length === 1 ? '' : 's'}`];
+  // The provider's own text, so inside the boundary like the results it explains.
+  if (group.altered_query !== undefined)
+    lines.push(`Showing results for ${JSON.stringify(defuse(group.altered_query))} (the provider altered the query).`);
   group.results.forEach((result, index) => {
     lines.push(`${index + 1}. ${defuse(result.title)}`, `   ${defuse(result.url)}`);
     if (result.description) lines.push(`   ${defuse(result.description)}`);
     // Page excerpts are page text like the description: inside the boundary, each on its own line.
     for (const excerpt of result.extra_snippets ?? []) lines.push(`   > ${defuse(excerpt)}`);
   });
+  if (group.more === true) lines.push(MORE_LINE);
   return lines;
 }
 

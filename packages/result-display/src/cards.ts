@@ -96,7 +96,18 @@ export interface GroupCard {
   count: string | undefined;
   results: ResultCard[];
   notices: CountNotice[];
+  /** What the provider searched for instead of the query, shown above the results ("Showing results for …"). */
+  altered: string | undefined;
+  /** True when the provider said more results exist past this page: the card offers the next one. */
+  more: boolean;
 }
+
+/** The words before an altered query, above the group's results. */
+export const ALTERED_LABEL = 'Showing results for';
+/** The words of the link to the group's next page. */
+export const MORE_RESULTS = 'More results';
+/** Where a page cannot link to the next one (the MCP App page): that one exists. */
+export const MORE_AVAILABLE = 'More results exist past this page.';
 
 /** The card of one group. */
 export function groupCard(group: ResultGroup): GroupCard {
@@ -128,6 +139,8 @@ export function groupCard(group: ResultGroup): GroupCard {
     count: !group.error && n > 0 ? `${n} ${n === 1 ? 'result' : 'results'}` : undefined,
     results: group.error ? [] : group.results.map(resultCard),
     notices,
+    altered: group.error ? undefined : group.altered_query,
+    more: !group.error && group.more === true,
   };
 }
 

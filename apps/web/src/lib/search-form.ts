@@ -1,5 +1,7 @@
 import {
   MAX_BATCH_ITEMS,
+  PAGE_FIELD,
+  pageOfItem,
   REQUEST_FIELDS,
   type RequestField,
   type RequestFields,
@@ -153,4 +155,34 @@ export function optionSummary(row: QueryRow, fields: RequestFields = REQUEST_FIE
     parts.push(`${said}${typed ? ' (number)' : ''}`);
   }
   return parts.length > 0 ? parts.join(', ') : 'defaults';
+}
+
+/**
+ * The link of a form: `q` and each row parameter, positional, every row's value written (a
+ * parameter no row sets is left out), so it reads back as the same form.
+ */
+export function formLink(form: SearchForm, fields: RequestFields = REQUEST_FIELDS): string {
+  const out = new URLSearchParams();
+  const query = queryField(fields);
+  for (const row of form.rows) out.append(query.link.param, row[QUERY_FIELD] ?? '');
+  for (const { key, param } of rowParams(fields)) {
+    const values = form.rows.map((row) => row[key] ?? '');
+    if (values.some((value) => value !== '')) for (const value of values) out.append(param, value);
+  }
+  return `/?${out}`;
+}
+
+/**
+ * The link to the next page of one query of the form (`index`): the same search, that query's page
+ * one higher (its first page when it names none), every other query as it was. A plain link, so it
+ * works without JavaScript.
+ */
+export function nextPageLink(form: SearchForm, index: number, fields: RequestFields = REQUEST_FIELDS): string {
+  const field = fields.find((f) => f.name === PAGE_FIELD);
+  const row = form.rows[index];
+  if (!field || !row) return formLink(form, fields);
+  const text = row[PAGE_FIELD] ?? '';
+  const page = pageOfItem(text === '' ? {} : { [PAGE_FIELD]: valueFromText(field, text) });
+  const rows = form.rows.map((other, i) => (i === index ? { ...other, [PAGE_FIELD]: String(page + 1) } : other));
+  return formLink({ rows }, fields);
 }

@@ -17,6 +17,8 @@ export interface RenderOptions {
   color: boolean;
   /** The request's queries in order, for the block headings (groups come in request order). */
   queries: readonly (string | undefined)[];
+  /** The result page each query asked for, by its group's id (the first when absent). */
+  pages?: ReadonlyMap<string, number>;
 }
 
 type Style = ReturnType<typeof styler>;
@@ -94,6 +96,8 @@ function renderGroup(group: ResultGroup, query: string | undefined, options: Ren
   // Every shown string is cleaned of control characters again: a remote server's text must not
   // be able to drive the terminal.
   const lines = [headingOf(group.id, query, style)];
+  if (group.altered_query !== undefined)
+    lines.push(`  ${style('yellow', `Showing results for “${cleanText(group.altered_query)}”`)}`);
   const cut = (group.sources_cut ?? 0) + (group.results_fitted_out ?? 0);
   // With several providers listed, who answered this query (the last one tried, when it failed).
   if (group.provider !== undefined) lines.push(`  ${style('dim', `Answered by ${cleanText(group.provider)}`)}`);
@@ -109,7 +113,15 @@ function renderGroup(group: ResultGroup, query: string | undefined, options: Ren
   }
   if (group.sources_cut) lines.push(`  ${style('yellow', sourcesCutLine(group.sources_cut))}`);
   if (group.results_fitted_out) lines.push(`  ${style('yellow', fittedOutLine(group.results_fitted_out))}`);
+  const page = pageLine(options.pages?.get(String(group.id)) ?? 1, group.more);
+  if (page !== undefined) lines.push(`  ${style('dim', page)}`);
   return lines.join('\n');
+}
+
+/** Where the group stands among its pages: `page 2 · more available`, `page 3 · no more results`; nothing for a lone first page. */
+export function pageLine(page: number, more: boolean | undefined): string | undefined {
+  if (more === true) return `page ${page} · more available`;
+  return more === false && page > 1 ? `page ${page} · no more results` : undefined;
 }
 
 /** What the request spent, and what was cut or removed, in the GUI's words. */

@@ -1,4 +1,4 @@
-import { assignIds, type ResultGroup, WebSearchRequestSchema } from '@openmates/contract';
+import { assignIds, pageOfItem, type ResultGroup, WebSearchRequestSchema } from '@openmates/contract';
 import { cliVariable } from '../lib/cli-env.ts';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
@@ -29,14 +29,39 @@ function terminalWidth(io: CliIO): number {
   return /^[1-9]\d*$/.test(columns) ? Number(columns) : 80;
 }
 
+/** The result page each item asks for, by the id its group answers under. */
+function pagesOf(request: unknown): Map<string, number> {
+  const items = (request as { requests?: unknown } | null)?.requests;
+  const pages = new Map<string, number>();
+  if (!Array.isArray(items)) return pages;
+  const ids = itemIds(items);
+  for (const [index, item] of items.entries()) pages.set(String(ids[index]), pageOfItem(item));
+  return pages;
+}
+
 /** How human output is laid out for this terminal or pipe. */
-function humanOptions(io: CliIO, queries: (string | undefined)[]) {
-  return { width: Math.max(40, terminalWidth(io)), color: colorOf(io), queries };
+function humanOptions(io: CliIO, request: unknown) {
+  return {
+    width: Math.max(40, terminalWidth(io)),
+    color: colorOf(io),
+    queries: queriesOf(request),
+    pages: pagesOf(request),
+  };
 }
 
 let colorEnabledFn: ((stream: NodeJS.WriteStream, env: Record<string, string | undefined>) => boolean) | undefined;
 function colorOf(io: CliIO): boolean {
   return colorEnabledFn ? colorEnabledFn(io.stdout, io.env) : false;
+}
+
+/** The items' ids: the caller's, else assigned as the engine assigns them (skipping ids callers took). */
+function itemIds(items: readonly unknown[]) {
+  return assignIds(
+    items.map((item) => {
+      const given = (item as { id?: unknown } | null)?.id;
+      return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+    }),
+  );
 }
 
 /**
@@ -46,13 +71,7 @@ function colorOf(io: CliIO): boolean {
 function idIndex(request: unknown, id: unknown): number | undefined {
   const items = (request as { requests?: unknown } | null)?.requests;
   if (!Array.isArray(items)) return undefined;
-  const ids = assignIds(
-    items.map((item) => {
-      const given = (item as { id?: unknown } | null)?.id;
-      return typeof given === 'string' || typeof given === 'number' ? given : undefined;
-    }),
-  );
-  const at = ids.map(String).indexOf(String(id));
+  const at = itemIds(items).map(String).indexOf(String(id));
   return at >= 0 ? at : undefined;
 }
 
@@ -156,7 +175,11 @@ export async function runSearch(
     if (!render) return;
     const queries = queriesOf(pipedRequest);
     const at = index ?? idIndex(pipedRequest, group.id);
-    const block = render.renderGroupBlock(group, at === undefined ? undefined : queries[at], humanOptions(io, queries));
+    const block = render.renderGroupBlock(
+      group,
+      at === undefined ? undefined : queries[at],
+      humanOptions(io, pipedRequest),
+    );
     printed.set(String(group.id), block);
     io.stdout.write(`${block}\n\n`);
   };
@@ -175,7 +198,7 @@ export async function runSearch(
       const parsed = WebSearchRequestSchema.safeParse(request);
       if (!parsed.success) return options;
       const ids = assignIds(parsed.data.requests.map((item) => item.id));
-      const shown = startView(io.stdout, ids, humanOptions(io, queriesOf(request)));
+      const shown = startView(io.stdout, ids, humanOptions(io, request));
       view = shown;
       options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
     }
@@ -223,7 +246,7 @@ export async function runSearch(
     const { response } = outcome;
     if (!machine) {
       const { renderHuman, renderGroupBlock, renderFooter } = await import('./render-human.ts');
-      const options = humanOptions(io, queriesOf(request));
+      const options = humanOptions(io, request);
       if (piped && printed.size > 0) {
         const changed = response.results
           .map((group, index) => renderGroupBlock(group, options.queries[index], options))

@@ -1,8 +1,10 @@
 import type { GroupErrorCode, NormalizedRequestItem } from '@openmates/contract';
+import { alteredQueryOf } from '../altered-query.ts';
 import type { BudgetSession } from '../budget.ts';
 import { type AdmissionRules, buildResults } from '../build-results.ts';
 import { EngineError } from '../engine-error.ts';
 import type { Logger } from '../logger.ts';
+import { newestFirst } from '../news-order.ts';
 import type { ProviderAnswer, ProviderQuery } from '../provider.ts';
 import { ProviderError, ProviderNotConfiguredError } from '../provider.ts';
 import type { CachedCall } from '../result-cache.ts';
@@ -10,6 +12,7 @@ import { scopeOf } from '../scope-filter.ts';
 import type { Clock, Member } from './members.ts';
 import { fetchPages, type PagingRun } from './pages.ts';
 import { CallTimeout, timed } from './timed.ts';
+import { fetchCountFor } from './window.ts';
 
 /**
  * What the engine reports as it works, for metrics. Every argument is from a closed set (a provider
@@ -40,15 +43,7 @@ export interface SearchRun {
 export type CallFailure = { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number };
 export type CallOutcome = CachedCall | CallFailure;
 
-/**
- * The size of the provider window a query's pages are drawn from (ADR 0100): twice `count` when
- * tabloids will be filtered out, so `count` can still be met when half the window is tabloids,
- * else `count`. It sets the page sizes asked for and the window's last page; paging itself stops
- * as soon as `count` candidates pass admission.
- */
-export function fetchCountFor(item: NormalizedRequestItem): number {
-  return item.filter_tabloids ? item.count * 2 : item.count;
-}
+export { fetchCountFor } from './window.ts';
 
 /** Which provider a line is about, when several may answer. */
 const who = (run: SearchRun, member: Member) => (run.chainLength > 1 ? { provider: member.provider.id } : {});
@@ -128,12 +123,19 @@ async function answered(
 ): Promise<CachedCall> {
   const { answer, rules, started } = call;
   // Only the first `count` results can be admitted (the budget session's cap): no more are built.
-  const { results, stats } = buildResults(Array.isArray(answer.candidates) ? answer.candidates : [], {
+  const candidates = Array.isArray(answer.candidates) ? answer.candidates : [];
+  const { results, stats } = buildResults(item.topic === 'news' ? newestFirst(candidates) : candidates, {
     ...rules,
     extraSnippets: item.extra_snippets === true,
     limit: item.count,
   });
-  const value = { results, suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [] };
+  const altered = alteredQueryOf(answer.altered, item, run.redact);
+  const value: CachedCall = {
+    results,
+    suggestions: Array.isArray(answer.suggestions) ? answer.suggestions : [],
+    more: answer.more === true,
+    ...(altered === undefined ? {} : { altered_query: altered }),
+  };
   await member.cache?.set(item, value);
   const elapsed = run.clock.now() - started;
   run.observer?.providerCall(member.provider.id, 'ok', elapsed / 1000);

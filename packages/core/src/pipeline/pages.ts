@@ -1,10 +1,11 @@
 import type { BudgetSession } from '../budget.ts';
 import { type AdmissionRules, admitCandidate } from '../build-results.ts';
-import type { AnswerPage, Capabilities, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
+import type { AnswerPage, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 import { exchangePage } from './exchange.ts';
 import type { Clock, Member } from './members.ts';
 import { timed } from './timed.ts';
+import { lastReachablePage, pageWindow } from './window.ts';
 
 /** What paging needs of the search it runs in. */
 export interface PagingRun {
@@ -22,25 +23,10 @@ interface Gathered {
   readonly admitted: Set<string>;
   kept: number;
   emptyBecause: string | undefined;
-}
-
-/**
- * The provider window a query's answer is drawn from (ADR 0100): provider pages `first` up to
- * `last` (exclusive), as `PageRequest.page` numbers them (each translator turns one into its own
- * offset or page number). It spans what `fetchCount` needs at the provider's page size (every page
- * it allows, when it sets none), with a scope up to `scopePages` more, at most `maxPages`; a
- * query starts at the provider's first page. The window depends on the query alone, never on what
- * an answer held: paging may stop before its end, never move it.
- */
-export function providerWindow(
-  capabilities: Capabilities,
-  fetchCount: number,
-  scoped: boolean,
-): { first: number; last: number } {
-  const paging = capabilities.paging;
-  if (paging === undefined) return { first: 0, last: 1 };
-  const planned = paging.perPage === undefined ? paging.maxPages : Math.ceil(Math.max(fetchCount, 1) / paging.perPage);
-  return { first: 0, last: Math.min(planned + (scoped ? (paging.scopePages ?? 0) : 0), paging.maxPages) };
+  /** What the first page said the provider searched for instead. */
+  altered: unknown;
+  /** The last page's word on whether more results exist past it. */
+  more: boolean;
 }
 
 /** A key under which two spellings of one URL are one candidate (result building normalizes again). */
@@ -61,6 +47,8 @@ function gather(
   options: { rules: AdmissionRules; onePage: boolean },
 ) {
   if (first && answer.suggestions) gathered.suggestions.push(...answer.suggestions);
+  if (first) gathered.altered = answer.altered;
+  gathered.more = answer.more;
   gathered.emptyBecause ??= answer.emptyBecause;
   if (options.onePage) {
     gathered.candidates.push(...answer.candidates);
@@ -95,10 +83,11 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
 }
 
 /**
- * The pages of one query of an HTTP provider (ADR 0075, ADR 0100), drawn from its provider window
- * in order: the first under the call's timeout, then further pages, each under its own, while fewer
- * than `count` candidates pass every admission rule result building will apply (`rules`: URL rules,
- * secrets, scope, tabloids, repeats), the last page said there is more and added something new, and
+ * The pages of one query of an HTTP provider (ADR 0075, ADR 0100), drawn in order from its result
+ * page's provider window (ADR 0103): the first under the call's timeout, then further pages, each
+ * under its own, while fewer than `count` candidates pass every admission rule result building will
+ * apply (`rules`: URL rules, secrets, scope, tabloids, repeats), the last page said there is more
+ * and added something new, and
  * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
  * `calls` counts the calls made.
  */
@@ -110,8 +99,8 @@ export async function fetchPages(
 ): Promise<ProviderAnswer> {
   const { rules, failover, calls } = options;
   const base = { scoped: rules.scope !== undefined, wallClock: run.clock.wallClock() };
-  const { first, last } = providerWindow(member.provider.capabilities, query.fetchCount, base.scoped);
-  const onePage = last - first === 1;
+  const window = pageWindow(member.provider.capabilities, query, query.fetchCount);
+  const last = window.first + window.size;
   const gathered: Gathered = {
     candidates: [],
     seen: new Set(),
@@ -119,26 +108,37 @@ export async function fetchPages(
     admitted: new Set(),
     kept: 0,
     emptyBecause: undefined,
+    altered: undefined,
+    more: false,
   };
-  for (let page = first; page < last; page += 1) {
+  for (let page = window.first; page < last; page += 1) {
     const endsAt = run.clock.now() + member.timeoutMs;
-    if (page > first) {
+    const first = page === window.first;
+    if (!first) {
       if (gathered.kept >= query.count || !(await nextPage(run, member, endsAt))) break;
       calls.count += 1;
     }
     let answer: AnswerPage;
     try {
       answer = await timed(member.timeoutMs, run.signal, (signal) =>
-        exchangePage(member, query, { page, ...base }, signal, { clock: run.clock, endsAt, failover }),
+        exchangePage(member, query, { page, first, ...base }, signal, { clock: run.clock, endsAt, failover }),
       );
     } catch (error) {
-      if (page === first || run.signal.aborted) throw error;
+      if (first || run.signal.aborted) throw error;
       break;
     }
-    if (gather(gathered, answer, page === first, { rules, onePage }) === 0 || !answer.more) break;
+    if (gather(gathered, answer, first, { rules, onePage: window.size === 1 }) === 0 || !answer.more) break;
   }
   if (gathered.candidates.length === 0 && gathered.emptyBecause !== undefined)
     throw new ProviderError('provider_unavailable', gathered.emptyBecause);
-  const { candidates, suggestions } = gathered;
-  return suggestions.length > 0 ? { candidates, suggestions } : { candidates };
+  const { candidates, suggestions, altered } = gathered;
+  // A next result page the provider cannot reach holds nothing to offer.
+  const more =
+    gathered.more && (query.page ?? 1) < lastReachablePage(member.provider.capabilities, query, query.fetchCount);
+  return {
+    candidates,
+    more,
+    ...(suggestions.length > 0 ? { suggestions } : {}),
+    ...(altered === undefined ? {} : { altered }),
+  };
 }

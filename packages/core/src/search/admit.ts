@@ -53,6 +53,8 @@ export function admit(
   }
   const { admitted: results, cut } = run.budget.admit(outcome.results, item.count);
   group.results = results;
+  group.more = outcome.more;
+  if (outcome.altered_query !== undefined) group.altered_query = outcome.altered_query;
   if (cut > 0) group.sources_cut = cut;
   (admitted.suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
   return group;

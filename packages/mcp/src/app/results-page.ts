@@ -13,6 +13,7 @@ import {
   type WebSearchResponse,
 } from '@openmates/contract';
 import {
+  ALTERED_LABEL,
   aboutCard,
   excerptsSummary,
   GROUP_FAILED,
@@ -20,6 +21,7 @@ import {
   groupCard,
   groupLabel,
   META_SEPARATOR,
+  MORE_AVAILABLE,
   NOTE_LABEL,
   type ResultCard,
   refusalCard,
@@ -97,6 +99,8 @@ function groupSection(card: GroupCard, query: string | undefined, index: number)
     h('p', { class: 'group-id' }, 'Id ', field('id', card.id)),
     card.provider !== undefined &&
       h('p', { class: 'group-provider' }, 'Answered by ', field('provider', card.provider)),
+    card.altered !== undefined &&
+      h('p', { class: 'altered' }, `${ALTERED_LABEL} `, field('altered_query', card.altered, 'q')),
     card.error
       ? h(
           'div',
@@ -113,6 +117,8 @@ function groupSection(card: GroupCard, query: string | undefined, index: number)
     ...card.notices.map((notice) =>
       h('p', { class: 'notice' }, field(notice.field, String(notice.count)), ` ${notice.words}`),
     ),
+    // The host runs the tool again for a next page; the page only says one exists.
+    card.more && h('p', { class: 'more', 'data-field': 'more', 'data-more-results': '' }, MORE_AVAILABLE),
   );
 }
 

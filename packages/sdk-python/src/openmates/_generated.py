@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "d9067c399b99b144b09839e4996a51442a6ad1e0fe67f1dddce3d0b4eaebadde"
+CONTRACT_FINGERPRINT: Final = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -224,6 +224,17 @@ class _WebSearchRequestItemOptional(TypedDict, total=False):
     id: RequestId
     count: int
     """How many results to return (1–20). Default 10."""
+    topic: Literal["web", "news"]
+    """What to search: `web` pages (the default) or `news` articles, which come as ordinary results,
+    newest first where the provider dates them; `freshness` and the domain scope apply to them as to
+    web results. A provider without a news search refuses `news` with a 400.
+    """
+    page: int
+    """Which page of results (1–10): page N holds results the provider ranks after those of pages 1 to
+    N−1 of the same query with the same options, none of them repeated. Default 1. A provider that
+    cannot page, or cannot reach this page with this `count`, refuses it with a 400; a group's
+    `more` says whether a next page may hold more.
+    """
     country: str
     """Country to localize results to, case-insensitive: one of ALL, AR, AT, AU, BE, BR, CA, CH, CL,
     CN, DE, DK, ES, FI, FR, GB, GR, HK, ID, IN, IT, JP, KR, MX, MY, NL, NO, NZ, PH, PL, PT, RU, SA,
@@ -359,6 +370,17 @@ class _ResultGroupOptional(TypedDict, total=False):
     omitted for a single provider.
     """
     error: GroupError
+    more: bool
+    """True when the provider said more results exist past this page, so the next `page` of the same
+    query may hold more; false when it said this is the last. Present on every group that answered,
+    omitted on a failed one.
+    """
+    altered_query: str
+    """What the provider searched for instead of the query as sent (a spelling it corrected), as plain
+    text with any operator the engine added (`site:`, `-site:`) removed; the results are for it.
+    Omitted when the provider searched for the query itself. It is then not among the follow-up
+    suggestions.
+    """
     sources_cut: int
     """How many of this group's results the request's distinct-source budget cut (new URLs that arrived
     after the budget was spent). Omitted when none.
@@ -544,6 +566,8 @@ class SkillInfoLimits(_SkillInfoLimitsOptional):
 class SkillInfoOptionsConditionalItem(TypedDict):
     option: Literal[
         "count",
+        "topic",
+        "page",
         "country",
         "search_lang",
         "safesearch",
@@ -559,6 +583,8 @@ class SkillInfoOptionsConditionalItem(TypedDict):
 class SkillInfoOptionsUnsupportedItem(TypedDict):
     option: Literal[
         "count",
+        "topic",
+        "page",
         "country",
         "search_lang",
         "safesearch",
@@ -579,6 +605,8 @@ class _SkillInfoOptionsOptional(TypedDict, total=False):
 class SkillInfoOptions(_SkillInfoOptionsOptional):
     honoured: List[Literal[
         "count",
+        "topic",
+        "page",
         "country",
         "search_lang",
         "safesearch",

@@ -185,6 +185,13 @@ export interface components {
              */
             count?: number;
             /**
+             * @description What to search: `web` pages (the default) or `news` articles, which come as ordinary results, newest first where the provider dates them; `freshness` and the domain scope apply to them as to web results. A provider without a news search refuses `news` with a 400.
+             * @enum {string}
+             */
+            topic?: "web" | "news";
+            /** @description Which page of results (1–10): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default 1. A provider that cannot page, or cannot reach this page with this `count`, refuses it with a 400; a group's `more` says whether a next page may hold more. */
+            page?: number;
+            /**
              * @description Country to localize results to, case-insensitive: one of ALL, AR, AT, AU, BE, BR, CA, CH, CL, CN, DE, DK, ES, FI, FR, GB, GR, HK, ID, IN, IT, JP, KR, MX, MY, NL, NO, NZ, PH, PL, PT, RU, SA, SE, TR, TW, US, ZA. Default `US`; an unknown value falls back to `US`.
              * @example US
              */
@@ -277,6 +284,10 @@ export interface components {
             /** @description Who answered this group, as `provider` in skill info names it (for a failed group, the last provider tried). Set only when the server lists several providers in order (OPENMATES_PROVIDER); omitted for a single provider. */
             provider?: string;
             error?: components["schemas"]["GroupError"];
+            /** @description True when the provider said more results exist past this page, so the next `page` of the same query may hold more; false when it said this is the last. Present on every group that answered, omitted on a failed one. */
+            more?: boolean;
+            /** @description What the provider searched for instead of the query as sent (a spelling it corrected), as plain text with any operator the engine added (`site:`, `-site:`) removed; the results are for it. Omitted when the provider searched for the query itself. It is then not among the follow-up suggestions. */
+            altered_query?: string;
             /** @description How many of this group's results the request's distinct-source budget cut (new URLs that arrived after the budget was spent). Omitted when none. */
             sources_cut?: number;
             /** @description How many results were removed from the end of this group to fit the response size ceiling. Omitted when none. */
@@ -416,17 +427,17 @@ export interface components {
                 max_sources: number;
             };
             options: {
-                honoured: ("count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets")[];
+                honoured: ("count" | "topic" | "page" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets")[];
                 /** @description Option values this provider refuses with a 400, and why. */
                 unsupported: {
                     /** @enum {string} */
-                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets";
+                    option: "count" | "topic" | "page" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets";
                     rule: string;
                 }[];
                 /** @description Options this provider honours only in some cases (not listed in `honoured`), and when. */
                 conditional?: {
                     /** @enum {string} */
-                    option: "count" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets";
+                    option: "count" | "topic" | "page" | "country" | "search_lang" | "safesearch" | "filter_tabloids" | "freshness" | "include_domains" | "exclude_domains" | "extra_snippets";
                     rule: string;
                 }[];
             };
@@ -952,7 +963,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "d9067c399b99b144b09839e4996a51442a6ad1e0fe67f1dddce3d0b4eaebadde";
+export const CONTRACT_FINGERPRINT = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "1.0.0";
 /** Default server origin: a local `openmates serve`. */

@@ -13,6 +13,7 @@ import {
   type RequestFields,
   SAFESEARCH_LEVELS,
   type SkillInfo,
+  TOPICS,
 } from '@openmates/contract';
 import { optionSummary, QUERY_FIELD, type QueryRow } from '#lib/search-form.ts';
 
@@ -88,6 +89,7 @@ function choiceLists(languages: readonly string[] | undefined): Record<ChoiceLis
       value,
       label: `The last ${days === 1 ? '24 hours' : `${days} days`} (${value})`,
     })),
+    topics: TOPICS.map((value) => ({ value, label: value === 'news' ? 'News articles' : 'Web pages' })),
   };
 }
 

@@ -13,6 +13,8 @@ export const BRAVE_MAX_COUNT_PER_CALL = 20;
  */
 export const BRAVE_MAX_PAGES = 4;
 export const BRAVE_MAX_SCOPE_PAGES = 2;
+/** Brave's largest `offset` (on the web and news endpoints alike): it serves pages 0 to 9 of `count`. */
+export const BRAVE_MAX_OFFSET = 9;
 /** 429s are retried at most this many times, after waits of at most `BRAVE_MAX_RETRY_AFTER_MS`. */
 export const BRAVE_MAX_RETRIES = 2;
 export const BRAVE_MAX_RETRY_AFTER_MS = 5_000;

@@ -5,9 +5,12 @@ import { REQUEST_OPTIONS } from '@openmates/contract';
 import {
   type BraveFixture,
   CANARY_API_KEY,
+  expectedBraveNews,
   expectedBraveResults,
+  loadRecordings,
   rejectionOf,
   startBraveFixture,
+  startRecordingServer,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { optionLists, providerIssues } from '../../capabilities.ts';
@@ -161,14 +164,99 @@ describe('Brave provider: answers', () => {
   });
 
   it('answers zero candidates when web.results is empty or web is absent', async () => {
-    expect(await queryProvider(provider(), query('empty'), context().context)).toEqual({ candidates: [] });
-    expect(await queryProvider(provider(), query('noweb'), context().context)).toEqual({ candidates: [] });
+    expect(await queryProvider(provider(), query('empty'), context().context)).toEqual({ candidates: [], more: false });
+    expect(await queryProvider(provider(), query('noweb'), context().context)).toEqual({ candidates: [], more: false });
   });
 
-  it('suggests query.altered when Brave altered the query', async () => {
+  it('answers query.altered as what Brave searched for instead, not as a suggestion', async () => {
     const answer = await queryProvider(provider(), query('altered rust traits'), context().context);
-    expect(answer.suggestions).toEqual(['rust traits']);
+    expect(answer.altered).toBe('rust traits');
+    expect(answer.suggestions).toBeUndefined();
     expect(answer.candidates[0]?.url).toBe('https://example.org/rust-traits/1');
+  });
+
+  it('says more when Brave says more results are available past a full page, and not on its last page', async () => {
+    expect((await queryProvider(provider(), query('rust', { fetchCount: 10 }), context().context)).more).toBe(true);
+    const last = query('rust', { count: 20, fetchCount: 20, filter_tabloids: false, page: 10 });
+    expect(fixture.requests.length).toBe(1);
+    const answer = await queryProvider(provider(), last, context().context);
+    expect(fixture.requests.at(-1)?.query.offset).toBe('9');
+    expect(answer.more).toBe(false);
+  });
+});
+
+describe('Brave provider: pages and news', () => {
+  it('asks result page 2 of count 10 without tabloids as count=10&offset=1', async () => {
+    const item = query('rust', { count: 10, fetchCount: 10, filter_tabloids: false, page: 2 });
+    const answer = await queryProvider(provider(), item, context().context);
+    expect(fixture.requests.map((r) => [r.query.count, r.query.offset])).toEqual([['10', '1']]);
+    expect(answer.candidates.map((c) => c.url)).toEqual(expectedBraveResults('rust', 10, 1).map((r) => r.url));
+  });
+
+  it('starts page N of a two-page window at offset 2(N − 1), and stops there once count results pass admission', async () => {
+    const item = query('rust', { count: 20, fetchCount: 40, page: 3 });
+    await queryProvider(provider(), item, context().context);
+    // The fixture's page at offset 4 holds 20 clean results: the window's second page is not asked.
+    expect(fixture.requests.map((r) => r.query.offset)).toEqual(['4']);
+  });
+
+  it('refuses a page past offset 9 before any call, naming page and Brave', () => {
+    const brave = provider();
+    expect(providerIssues(brave, query('x', { count: 20, page: 5 }), 0)).toEqual([]);
+    expect(providerIssues(brave, query('x', { count: 20, page: 10 }), 1)).toEqual([
+      {
+        path: 'requests[1].page',
+        message: expect.stringMatching(/^page 10 is not supported by the Brave Search provider: .*up to page 5$/),
+      },
+    ]);
+    expect(providerIssues(brave, query('x', { count: 10, filter_tabloids: true, page: 10 }), 0)).toEqual([]);
+  });
+
+  it('reads the news endpoint for topic news, with the parameters that apply there', async () => {
+    const item = query('rust', {
+      topic: 'news',
+      count: 5,
+      fetchCount: 5,
+      filter_tabloids: false,
+      extra_snippets: true,
+    });
+    const answer = await queryProvider(provider(), item, context().context);
+    const [request] = fixture.requests;
+    expect(request?.path).toBe('/res/v1/news/search');
+    expect(request?.query).toEqual({
+      q: 'rust',
+      count: '5',
+      country: 'US',
+      safesearch: 'moderate',
+      extra_snippets: 'true',
+    });
+    expect(answer.candidates.map((c) => c.url)).toEqual(expectedBraveNews('rust', 5).map((n) => n.url));
+    expect(answer.candidates[0]).toMatchObject({
+      published: expectedBraveNews('rust', 1)[0]?.published,
+      age: '1 hour ago',
+    });
+    expect(JSON.stringify(answer)).not.toContain('thumbnail');
+    expect(answer.more).toBe(true);
+  });
+
+  it('reads every recorded news answer of the real service as news results, thumbnails left out', async () => {
+    const recordings = loadRecordings({ provider: 'brave', kind: 'news' });
+    expect(recordings.length).toBeGreaterThan(0);
+    for (const recording of recordings) {
+      const server = await startRecordingServer([recording]);
+      try {
+        const brave = createBraveProvider({ apiKey: 'k', baseUrl: `${server.baseUrl}/res/v1` });
+        const item = query('hello world', { topic: 'news', filter_tabloids: false });
+        const answer = await queryProvider(brave, item, context().context);
+        const results = (JSON.parse(recording.body) as { results: { url: string; page_age?: string }[] }).results;
+        expect(server.requests[0]?.path).toBe('/res/v1/news/search');
+        expect(answer.candidates.map((c) => c.url)).toEqual(results.map((r) => r.url));
+        expect(answer.candidates.map((c) => c.published)).toEqual(results.map((r) => r.page_age));
+        expect(JSON.stringify(answer.candidates)).not.toContain('imgs.search.brave.com/Yf');
+      } finally {
+        await server.close();
+      }
+    }
   });
 });
 
@@ -559,7 +647,7 @@ describe('Brave provider: validation and description', () => {
     expect(brave.capabilities.honoured).toEqual([...REQUEST_OPTIONS]);
     expect(brave.capabilities.languages).toEqual(expect.arrayContaining(['ja', 'zh', 'pt', 'no', 'nb', 'en', 'de']));
     expect(brave.capabilities.languages).not.toContain('fy');
-    expect(optionLists(brave).unsupported.map((u) => u.option)).toEqual(['search_lang']);
+    expect(optionLists(brave).unsupported.map((u) => u.option)).toEqual(['search_lang', 'page']);
   });
 
   it('is not configured without a key', () => {

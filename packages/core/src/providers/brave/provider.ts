@@ -22,6 +22,7 @@ import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './languages.ts';
 import {
   BRAVE_DEFAULT_RETRY_DELAY_MS,
   BRAVE_MAX_COUNT_PER_CALL,
+  BRAVE_MAX_OFFSET,
   BRAVE_MAX_PAGES,
   BRAVE_MAX_QUERY_LENGTH,
   BRAVE_MAX_QUERY_WORDS,
@@ -62,7 +63,12 @@ export const BRAVE_CAPABILITIES: Capabilities = {
   honoured: [...REQUEST_OPTIONS],
   languages: BRAVE_ISO_LANGUAGES,
   query: { maxWords: BRAVE_MAX_QUERY_WORDS, maxLength: BRAVE_MAX_QUERY_LENGTH, sent: braveQuery },
-  paging: { maxPages: BRAVE_MAX_PAGES, perPage: BRAVE_MAX_COUNT_PER_CALL, scopePages: BRAVE_MAX_SCOPE_PAGES },
+  paging: {
+    maxPages: BRAVE_MAX_PAGES,
+    perPage: BRAVE_MAX_COUNT_PER_CALL,
+    scopePages: BRAVE_MAX_SCOPE_PAGES,
+    reach: BRAVE_MAX_OFFSET,
+  },
   retry: {
     maxRetries: BRAVE_MAX_RETRIES,
     maxWaitMs: BRAVE_MAX_RETRY_AFTER_MS,
@@ -84,10 +90,13 @@ function perPage(item: ProviderQuery, page: PageRequest): number {
   return page.scoped ? BRAVE_MAX_COUNT_PER_CALL : Math.min(Math.max(item.fetchCount, 1), BRAVE_MAX_COUNT_PER_CALL);
 }
 
-/** Brave's query parameters for one page. */
+/**
+ * Brave's query parameters for one page, on the web or the news endpoint (which takes the same
+ * ones, but neither `text_decorations` nor `result_filter`).
+ */
 function params(item: ProviderQuery, page: PageRequest): URLSearchParams {
   const out = new URLSearchParams({ q: braveQuery(item), count: String(perPage(item, page)) });
-  // `offset` counts pages of `count`.
+  // `offset` counts pages of `count` (ADR 0103).
   if (page.page > 0) out.set('offset', String(page.page));
   const freshness = item.freshness === undefined ? undefined : braveFreshness(item.freshness, page.wallClock);
   if (freshness !== undefined) out.set('freshness', freshness);
@@ -95,32 +104,45 @@ function params(item: ProviderQuery, page: PageRequest): URLSearchParams {
   const lang = item.search_lang === undefined ? undefined : toBraveSearchLang(item.search_lang);
   if (lang !== undefined) out.set('search_lang', lang);
   out.set('safesearch', item.safesearch);
-  out.set('text_decorations', 'false');
-  out.set('result_filter', 'web');
+  if (item.topic !== 'news') {
+    out.set('text_decorations', 'false');
+    out.set('result_filter', 'web');
+  }
   if (item.extra_snippets === true) out.set('extra_snippets', 'true');
   return out;
 }
 
+/** The results of a Brave answer, or undefined when it is not of the endpoint's shape. */
+function resultsOf(json: Record<string, unknown>, news: boolean): Record<string, unknown>[] | undefined {
+  const list = (value: unknown) => Array.isArray(value) && value.every(isRecord);
+  if (news) return json.type === 'news' && list(json.results) ? (json.results as Record<string, unknown>[]) : undefined;
+  if (json.type !== 'search') return undefined;
+  const web = json.web;
+  if (web === undefined) return [];
+  return isRecord(web) && list(web.results) ? (web.results as Record<string, unknown>[]) : undefined;
+}
+
 /**
- * One of Brave's `WebSearchApiResponse` pages, or undefined when it is not one: an object with
- * `type: "search"`, an optional object `query`, an optional object `web` whose `results` is an array
- * of objects. A plain check, not a schema library: it runs on every answer.
+ * One of Brave's answer pages, or undefined when it is not one: a `WebSearchApiResponse` (`type:
+ * "search"`, an optional object `web` whose `results` is an array of objects) or a news answer
+ * (`type: "news"`, `results` an array of objects), each with an optional object `query`. More
+ * results exist when `query.more_results_available` says so and the page is full; the news
+ * endpoint does not say, so there a full page means more. A plain check, not a schema library: it
+ * runs on every answer.
  */
 function parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): AnswerPage | undefined {
-  if (!isRecord(json) || json.type !== 'search') return undefined;
+  if (!isRecord(json)) return undefined;
   const head = json.query;
   if (head !== undefined && !isRecord(head)) return undefined;
-  const web = json.web;
-  if (web !== undefined && !(isRecord(web) && Array.isArray(web.results) && web.results.every(isRecord)))
-    return undefined;
-  const results = ((web as { results?: Record<string, unknown>[] } | undefined)?.results ?? []).map(toCandidate);
+  const results = resultsOf(json, query.topic === 'news');
+  if (results === undefined) return undefined;
+  const full = results.length >= perPage(query, page);
+  const said = head?.more_results_available;
   const altered = head?.altered;
   return {
-    candidates: results,
-    ...(page.page === 0 && typeof altered === 'string' && differs(altered, query.query)
-      ? { suggestions: [altered] }
-      : {}),
-    more: head?.more_results_available === true && results.length >= perPage(query, page),
+    candidates: results.map(toCandidate),
+    ...(page.first && typeof altered === 'string' && differs(altered, braveQuery(query)) ? { altered } : {}),
+    more: full && (typeof said === 'boolean' ? said : query.topic === 'news'),
   };
 }
 
@@ -147,8 +169,9 @@ function rateLimit(answer: Pick<HttpAnswer, 'header'>): RateLimitHints {
 }
 
 /**
- * The Brave Search provider (ADR 0017, ADR 0075): `GET {baseUrl}/web/search` with
- * `X-Subscription-Token`. Pages of up to 20 (`offset` 1, 2, …) while Brave says more results are
+ * The Brave Search provider (ADR 0017, ADR 0075, ADR 0102, ADR 0103): `GET {baseUrl}/web/search`
+ * (`{baseUrl}/news/search` for `topic: news`) with `X-Subscription-Token`. Pages of up to 20
+ * (`offset` 1, 2, …, at most 9) in the result page's window while Brave says more results are
  * available; `freshness` as Brave's `freshness`, the domains as `site:` operators in `q`. Its text
  * is HTML. Timeouts, 429 retries and pauses, paging and the bounded read are the call pipeline's.
  */
@@ -159,10 +182,12 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
   const http = lazyHttpGetClient(endpoint, config.http);
   const at = queryUrls(endpoint);
+  // The news endpoint shares the web endpoint's origin, key and client.
+  const atNews = queryUrls(new URL(`${baseUrl}/news/search`));
   const translator: HttpTranslator = {
     kind: 'http',
     client: http.get,
-    buildRequest: (query, page) => ({ url: at(params(query, page)), headers }),
+    buildRequest: (query, page) => ({ url: (query.topic === 'news' ? atNews : at)(params(query, page)), headers }),
     parseAnswer,
     rateLimit,
     refusal,

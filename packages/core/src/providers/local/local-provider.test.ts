@@ -83,12 +83,34 @@ describe('the demo corpus', () => {
 describe('createLocalProvider', () => {
   it('describes itself and accepts every language', () => {
     expect(demo).toMatchObject({ id: 'local', name: 'Local index', recipient: 'this machine' });
-    expect(optionLists(demo).unsupported).toEqual([]);
-    expect(optionLists(demo).honoured).toEqual(expect.arrayContaining(['count', 'search_lang', 'safesearch']));
+    expect(optionLists(demo).unsupported.map((entry) => entry.option)).toEqual(['topic']);
+    expect(optionLists(demo).honoured).toEqual(expect.arrayContaining(['count', 'page', 'search_lang', 'safesearch']));
     expect(providerIssues(demo, query('x', { search_lang: 'ja' }), 0)).toEqual([]);
+    expect(providerIssues(demo, query('x', { topic: 'news' }), 2)).toEqual([
+      {
+        path: 'requests[2].topic',
+        message:
+          'topic "news" is not supported by the Local index provider: it holds the documents added to it, no news',
+      },
+    ]);
   });
 
-  it('honours fetchCount, search_lang and strict safe search, and passes the date as age', async () => {
+  it('pages its ranking: page 2 starts right after page 1, in the index order, and says whether more exist', async () => {
+    const all = await queryProvider(demo, query('element', { count: 20, filter_tabloids: false }), context);
+    const first = await queryProvider(demo, query('element', { count: 10, filter_tabloids: false }), context);
+    const second = await queryProvider(demo, query('element', { count: 10, filter_tabloids: false, page: 2 }), context);
+    const urls = (answer: { candidates: { url?: unknown }[] }) => answer.candidates.map((c) => c.url);
+    expect(urls(all)).toHaveLength(20);
+    expect([...urls(first), ...urls(second)]).toEqual(urls(all));
+    expect(first.more).toBe(true);
+    // Tabloid filtering counts only the hits it keeps, so the pages are the same without tabloids in the index.
+    const kept = await queryProvider(demo, query('element', { count: 10, page: 2 }), context);
+    expect(urls(kept)).toEqual(urls(second));
+    const last = await queryProvider(demo, query('AbortController', { count: 20, page: 10 }), context);
+    expect(last).toEqual({ candidates: [], more: false });
+  });
+
+  it('honours count, search_lang and strict safe search, and passes the date as age', async () => {
     const path = join(dir, 'own.db');
     const index = openIndex(path);
     index.addDocuments([
@@ -106,7 +128,7 @@ describe('createLocalProvider', () => {
     index.close();
     const provider = createLocalProvider({ indexPath: path, demo: false });
     try {
-      expect((await queryProvider(provider, query('lynx', { fetchCount: 2 }), context)).candidates).toHaveLength(2);
+      expect((await queryProvider(provider, query('lynx', { count: 2 }), context)).candidates).toHaveLength(2);
       const german = await queryProvider(provider, query('lynx', { search_lang: 'de' }), context);
       expect(german.candidates.map((candidate) => candidate.url)).toEqual(['https://b.example/']);
       const strict = await queryProvider(provider, query('lynx', { safesearch: 'strict' }), context);

@@ -1,4 +1,5 @@
-import { freshnessWindow, parseFreshness } from '@openmates/contract';
+import { freshnessWindow, MAX_COUNT, MAX_PAGE, MIN_PAGE, parseFreshness } from '@openmates/contract';
+import { isTabloidHost } from '../../hygiene/index.ts';
 import {
   type Capabilities,
   type DoctorCheck,
@@ -27,14 +28,16 @@ export interface LocalProvider extends SearchProvider {
 }
 
 /**
- * What the local index can do: every option but `country`, which has no meaning for it. The domains
- * are matched on each document's host, `freshness` on its `published` date (a document without one
- * never matches); `extra_snippets` are cut from each document's indexed text around the query's
- * words. It makes no remote call, so nothing is retried.
+ * What the local index can do: every option but `country`, which has no meaning for it, and
+ * `topic: news`, which it has no news for. The domains are matched on each document's host,
+ * `freshness` on its `published` date (a document without one never matches); `extra_snippets` are
+ * cut from each document's indexed text around the query's words; `page` offsets its ranking (ADR
+ * 0103). It makes no remote call, so nothing is retried.
  */
 export const LOCAL_CAPABILITIES: Capabilities = {
   honoured: [
     'count',
+    'page',
     'search_lang',
     'safesearch',
     'filter_tabloids',
@@ -43,13 +46,22 @@ export const LOCAL_CAPABILITIES: Capabilities = {
     'exclude_domains',
     'extra_snippets',
   ],
+  refuses: [
+    {
+      option: 'topic',
+      label: 'topic "news"',
+      applies: (item) => item.topic === 'news',
+      reason: 'it holds the documents added to it, no news',
+      rule: 'topic "news" is refused: the local index holds the documents added to it, no news; omit it.',
+    },
+  ],
   retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 0 } },
 };
 
-/** The index's search options for a query. */
-function searchOptions(query: ProviderQuery, call: RunCall): Parameters<LocalIndex['search']>[1] {
+/** The index's search options for a query, `limit` hits at most. */
+function searchOptions(query: ProviderQuery, call: RunCall, limit: number): Parameters<LocalIndex['search']>[1] {
   const options: Parameters<LocalIndex['search']>[1] = {
-    limit: query.fetchCount,
+    limit,
     familyFriendlyOnly: query.safesearch === 'strict',
   };
   if (query.search_lang !== undefined) options.language = query.search_lang;
@@ -78,6 +90,32 @@ function reasonOf(error: unknown): string {
 function notConfigured(error: unknown): ProviderNotConfiguredError {
   if (error instanceof ProviderNotConfiguredError) return error;
   return new ProviderNotConfiguredError(LOCAL_INDEX_UNUSABLE, { cause: error });
+}
+
+/** Most hits read for one page: every page up to the last, each of the largest count, twice over for tabloids. */
+const MAX_HITS = MAX_PAGE * MAX_COUNT * 2;
+
+/**
+ * Result page `query.page` of the index's ranking (ADR 0103): hits the engine keeps (with
+ * `filter_tabloids`, those on no tabloid host; the scope is the index's own query, and its URLs are
+ * valid and unique), `count` a page, page N starting right after the (N − 1)·count first of them,
+ * so two pages never share a hit and follow the index's order. The index is asked for every page up
+ * to this one and one hit more (which says whether more exist), then for twice as many while
+ * tabloids removed too many and the index had more.
+ */
+function rankedPage(index: LocalIndex, query: ProviderQuery, call: RunCall): ProviderAnswer {
+  const skip = ((query.page ?? MIN_PAGE) - 1) * query.count;
+  const wanted = skip + query.count + 1;
+  const kept = (hit: LocalHit) => !query.filter_tabloids || !isTabloidHost(new URL(hit.url).hostname);
+  let limit = wanted;
+  let hits = index.search(query.query, searchOptions(query, call, limit));
+  let keep = hits.filter(kept);
+  while (keep.length < wanted && hits.length === limit && limit < MAX_HITS) {
+    limit = Math.min(limit * 2, MAX_HITS);
+    hits = index.search(query.query, searchOptions(query, call, limit));
+    keep = hits.filter(kept);
+  }
+  return { candidates: keep.slice(skip, skip + query.count).map(toCandidate), more: keep.length > skip + query.count };
 }
 
 function toCandidate(hit: LocalHit): RawCandidate {
@@ -135,7 +173,7 @@ export function createLocalProvider(config: LocalProviderConfig): LocalProvider 
       async run(query, call): Promise<ProviderAnswer> {
         const index = await open();
         try {
-          return { candidates: index.search(query.query, searchOptions(query, call)).map(toCandidate) };
+          return rankedPage(index, query, call);
         } catch (error) {
           throw notConfigured(error);
         }

@@ -263,6 +263,8 @@ describe('validation and description', () => {
       'safesearch',
       'search_lang',
       'freshness',
+      'page',
+      'topic',
       'extra_snippets',
     ]);
     expect(options.conditional?.map((c) => c.option)).toEqual(['exclude_domains']);

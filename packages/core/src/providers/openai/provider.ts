@@ -38,6 +38,19 @@ export const OPENAI_CAPABILITIES: Capabilities = {
       rule: "freshness is refused: OpenAI's hosted web_search has no date filter; omit it.",
     },
     {
+      option: 'page',
+      applies: (item) => item.page !== undefined,
+      reason: 'its hosted search answers one set of results and cannot page past it',
+      rule: "page is refused past 1: OpenAI's hosted web_search answers one set of results; omit it.",
+    },
+    {
+      option: 'topic',
+      label: 'topic "news"',
+      applies: (item) => item.topic === 'news',
+      reason: 'its hosted search has no news search',
+      rule: 'topic "news" is refused: OpenAI\'s hosted web_search searches the web only; omit it.',
+    },
+    {
       option: 'extra_snippets',
       applies: (item) => item.extra_snippets === true,
       reason: 'its hosted search cites pages without quoting them',

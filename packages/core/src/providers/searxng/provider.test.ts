@@ -5,6 +5,7 @@ import {
   SEARXNG_CANARY_PASSWORD,
   SEARXNG_FIXTURE_USER,
   type SearxngFixture,
+  searxngNewsResult,
   startSearxngFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +47,29 @@ function provider() {
 const providerFailure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 const searchPages = () => fixture.requests.filter((r) => r.path.endsWith('/search'));
+
+describe('SearXNG provider: pages and news', () => {
+  it('asks result page 2 of count 10 as pageno=2, and says more after a page as full as its own', async () => {
+    const answer = await queryProvider(provider(), query('rust', { count: 10, fetchCount: 10, page: 2 }), context());
+    expect(searchPages().map((r) => r.query.pageno)).toEqual(['2']);
+    expect(answer.candidates.map((c) => c.url)).toEqual(expectedSearxngResults('rust', 11, 20).map((r) => r.url));
+    expect(answer.more).toBe(true);
+  });
+
+  it('says no more after a page less full than its own page size', async () => {
+    // The fixture's pool ends with page 5; page 6 is empty.
+    const answer = await queryProvider(provider(), query('rust', { count: 10, fetchCount: 10, page: 6 }), context());
+    expect(answer).toEqual({ candidates: [], more: false });
+  });
+
+  it('sends categories=news for topic news, and its corrections stay suggestions', async () => {
+    const answer = await queryProvider(provider(), query('rust', { topic: 'news', fetchCount: 10 }), context());
+    expect(searchPages()[0]?.query.categories).toBe('news');
+    expect(answer.candidates[0]).toMatchObject({ url: searxngNewsResult('rust', 1).url });
+    const suggested = await queryProvider(provider(), query('suggest rust'), context());
+    expect(suggested.altered).toBeUndefined();
+  });
+});
 
 describe('SearXNG provider: requests', () => {
   it('keeps the base URL’s sub-path and sends q, format=json, language, safesearch and pageno', async () => {

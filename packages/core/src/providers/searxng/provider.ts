@@ -18,6 +18,11 @@ import { ownStatusError } from './refusals.ts';
 /** SearXNG pages fetched per query at most; each page is one provider call of the request's budget. */
 export const SEARXNG_MAX_PAGES = 3;
 /**
+ * Results on one SearXNG page: its engines answer about ten each and it merges them, so a page this
+ * full says more may follow, and `pageno` counts pages of about this many (ADR 0103).
+ */
+export const SEARXNG_PAGE_SIZE = 10;
+/**
  * How long every replica leaves SearXNG alone after a 429 that names no wait: its limiter
  * (`server.limiter`, searx/botdetection) blocks a client for minutes, so a retry would only be
  * refused again.
@@ -75,6 +80,8 @@ function params(query: ProviderQuery, page: PageRequest): URLSearchParams {
     safesearch: SAFESEARCH[query.safesearch],
     pageno: String(page.page + 1),
   });
+  // Its news engines: the instance's `news` category (searx/settings.yml `categories_as_tabs`).
+  if (query.topic === 'news') out.set('categories', 'news');
   const timeRange = searxngTimeRange(query.freshness);
   if (timeRange !== undefined) out.set('time_range', timeRange);
   return out;
@@ -91,8 +98,9 @@ function parseAnswer(json: unknown, _query: ProviderQuery, page: PageRequest): A
   const unresponsive = list(json.unresponsive_engines).length;
   return {
     candidates: json.results.map(toCandidate),
-    ...(page.page === 0 ? { suggestions: [...list(json.corrections), ...list(json.suggestions)] } : {}),
-    more: json.results.length > 0,
+    // Corrections are what SearXNG proposes, not what it searched for: suggestions, never an altered query.
+    ...(page.first ? { suggestions: [...list(json.corrections), ...list(json.suggestions)] } : {}),
+    more: json.results.length >= SEARXNG_PAGE_SIZE,
     ...(unresponsive > 0
       ? {
           emptyBecause: `SearXNG found nothing because ${unresponsive} of its engines did not respond; try again later or check the instance's engines.`,
@@ -103,7 +111,16 @@ function parseAnswer(json: unknown, _query: ProviderQuery, page: PageRequest): A
 
 /** What SearXNG can do (ADR 0075): its options, pages, and no retry of its limiter's 429. */
 export const SEARXNG_CAPABILITIES: Capabilities = {
-  honoured: ['count', 'search_lang', 'safesearch', 'filter_tabloids', 'include_domains', 'exclude_domains'],
+  honoured: [
+    'count',
+    'topic',
+    'page',
+    'search_lang',
+    'safesearch',
+    'filter_tabloids',
+    'include_domains',
+    'exclude_domains',
+  ],
   conditional: [
     {
       option: 'country',
@@ -127,7 +144,7 @@ export const SEARXNG_CAPABILITIES: Capabilities = {
       reason: 'its time_range takes only day, week, month or year, not a date range',
     },
   ],
-  paging: { maxPages: SEARXNG_MAX_PAGES },
+  paging: { maxPages: SEARXNG_MAX_PAGES, perPage: SEARXNG_PAGE_SIZE, scopePages: 1 },
   retry: {
     maxRetries: 2,
     maxWaitMs: 5_000,
