@@ -131,7 +131,7 @@ function refused({ path }: Broken) {
   };
 }
 
-const settings = (numRuns: number) => ({ seed: SEED, numRuns, endOnFailure: true });
+const settings = (numRuns: number) => ({ seed: SEED, numRuns });
 
 describe('surface parity as properties, on the local index', () => {
   const fields = appliedFields(createLocalProvider({ indexPath: '' }).capabilities.honoured);
