@@ -1,4 +1,4 @@
-import { displayUrl, type ErrorResponse, type WebSearchResponse } from '@openmates/contract';
+import { cleanText, displayUrl, type ErrorResponse, type WebSearchResponse } from '@openmates/contract';
 
 /**
  * What a person must be able to read from an answer, as text: the fields a GUI or a terminal shows.
@@ -6,7 +6,9 @@ import { displayUrl, type ErrorResponse, type WebSearchResponse } from '@openmat
  * suite checks it equals the person view of the engine's document for the same case. Left out on
  * purpose: `request_id` (per request), `meta_url` (the display URL shows the host; the favicon is
  * never loaded nor printed), `family_friendly` when true (said only when it is not), and any
- * structure a person does not read (id types: `1` and `"1"` both read "1").
+ * structure a person does not read (id types: `1` and `"1"` both read "1"; an id reads as text
+ * shown, in a terminal as on a page: whitespace collapsed and trimmed, invisible characters gone,
+ * so `" "` reads as nothing and `"a  b"` as `a b`).
  */
 export type PersonView = PersonResponseView | PersonErrorView;
 
@@ -34,7 +36,7 @@ export interface PersonBudget {
 }
 
 export interface PersonGroup {
-  /** `String(id)`. */
+  /** `String(id)` as it is shown (see above). */
   id: string;
   /** Who answered the group, when the server lists several providers. */
   provider?: string;
@@ -106,7 +108,7 @@ function responseView(response: WebSearchResponse): PersonResponseView {
     suggestions: [...(response.suggestions_follow_up_requests ?? [])],
     groups: response.results.map((group) => {
       const g: PersonGroup = {
-        id: String(group.id),
+        id: cleanText(String(group.id)),
         results: group.results.map((result) => {
           const r: PersonResult = {
             title: result.title,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
+  cleanText,
   ErrorResponseSchema,
   exitCode,
   LIST_SEPARATOR,
@@ -52,7 +53,7 @@ function runCli(
 function inRequestOrder(view: PersonView, response: WebSearchResponse | undefined): PersonView {
   if (view.kind !== 'response' || !response) return view;
   const last = new Map(view.groups.map((group) => [group.id, group]));
-  const order = response.results.map((group) => String(group.id));
+  const order = response.results.map((group) => cleanText(String(group.id)));
   const groups = order.flatMap((id) => (last.has(id) ? [last.get(id) as PersonGroup] : []));
   // Blocks the document does not name stay, so the comparison still sees them.
   groups.push(...[...last.values()].filter((group) => !order.includes(group.id)));
