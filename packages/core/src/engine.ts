@@ -100,7 +100,7 @@ interface Shared {
   readonly validated: LRUCache<string, readonly NormalizedRequestItem[]>;
 }
 
-/** Bodies validated lately that keep their items; each body at most `MEMO_MAX_TEXT` UTF-16 units (a few KB in all per entry). */
+/** How many bodies validated lately keep their items, each of at most `MEMO_MAX_TEXT` UTF-16 units (about 4 MB of text in all). */
 const MEMO_ENTRIES = 500;
 const MEMO_MAX_TEXT = 4096;
 

@@ -24,7 +24,7 @@ function itemOptions(flags: SearchFlagValues, fields: RequestFields): Record<str
 
 /**
  * The text of `--input`. node:fs/promises and node:stream/consumers are loaded here, only for
- * `--input`: at start they would cost every search a few ms (fs/promises loads readline with them).
+ * `--input`: loaded at start, they are Node modules more for every search (fs/promises brings readline).
  */
 async function readInput(source: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
   try {
