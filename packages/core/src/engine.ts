@@ -75,7 +75,7 @@ export interface Engine {
   /**
    * `search` of a request body's JSON text, rejecting as `parseJsonBody` does when it is not JSON.
    * The same text always validates to the same items, so a body seen lately (a repeated request,
-   * which is what a cache hit answers) skips parsing and validation (ADR 0108).
+   * which is what a cache hit answers) skips parsing and validation (ADR 0105).
    */
   searchText(text: string, options?: SearchOptions): Promise<SearchJson>;
   /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */
