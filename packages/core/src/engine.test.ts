@@ -275,6 +275,33 @@ describe('cache', () => {
     expect(brave.requests).toHaveLength(3);
   });
 
+  it('answers a body searched again as text with the same bytes as the search of its parsed JSON', async () => {
+    const { engine } = braveEngine({ OPENMATES_CACHE_TTL_S: '60' });
+    const text = JSON.stringify({ requests: [{ query: 'text body' }, { id: 'b', query: 'second body', count: 3 }] });
+    const miss = await engine.searchText(text, { requestId: 'same-id' });
+    const hit = await engine.searchText(text, { requestId: 'same-id' });
+    const parsed = await engine.search(JSON.parse(text), { requestId: 'same-id' });
+    expect(brave.requests).toHaveLength(2);
+    expect(hit.json).toBe(miss.json);
+    expect(parsed.json).toBe(miss.json);
+    expect(JSON.parse(hit.json)).toEqual(hit.response);
+    const other = await engine.searchText(text, { requestId: 'other-id' });
+    expect(other.json).toBe(miss.json.replace('"same-id"', '"other-id"'));
+  });
+
+  it('refuses a body that is not JSON, and an invalid one every time it comes', async () => {
+    const { engine, logs } = braveEngine({ OPENMATES_CACHE_TTL_S: '60' });
+    const notJson = await refused(engine.searchText('{"requests": ['));
+    expect([notJson.code, notJson.issues?.[0]?.path]).toEqual(['invalid_request', '']);
+    const text = JSON.stringify({ requests: [{ query: '', count: 40 }] });
+    for (let i = 0; i < 2; i += 1) {
+      const error = await refused(engine.searchText(text));
+      expect(error.issues?.map((issue) => issue.path)).toEqual(['requests[0].query', 'requests[0].count']);
+    }
+    expect(logs.filter((line) => line.includes('request refused'))).toHaveLength(2);
+    expect(brave.requests).toHaveLength(0);
+  });
+
   it('is off with OPENMATES_CACHE_TTL_S=0', async () => {
     const { engine } = braveEngine({ OPENMATES_CACHE_TTL_S: '0' });
     await engine.search({ requests: [{ query: 'uncached' }] });

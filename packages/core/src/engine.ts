@@ -1,6 +1,7 @@
-import type { ResultGroup, SkillInfo } from '@openmates/contract';
+import type { NormalizedRequestItem, ResultGroup, SkillInfo } from '@openmates/contract';
+import { LRUCache } from 'lru-cache';
 import { configSecrets, type EngineConfig } from './config.ts';
-import { EngineError } from './engine-error.ts';
+import { EngineError, parseJsonBody } from './engine-error.ts';
 import { createRedactor } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { EngineObserver, SearchRun } from './pipeline/call.ts';
@@ -8,6 +9,7 @@ import { settleGroup } from './pipeline/chain.ts';
 import { type Clock, createMembers, type Member, realSleep } from './pipeline/members.ts';
 import type { SearchProvider } from './provider.ts';
 import { newRequestId } from './request-id.ts';
+import { frozenCopy } from './result-cache.ts';
 import { admit, emptyAdmission } from './search/admit.ts';
 import { fit, type SearchJson } from './search/fit.ts';
 import { plan } from './search/plan.ts';
@@ -70,6 +72,12 @@ export interface Engine {
    * a bug (500).
    */
   search(input: unknown, options?: SearchOptions): Promise<SearchJson>;
+  /**
+   * `search` of a request body's JSON text, rejecting as `parseJsonBody` does when it is not JSON.
+   * The same text always validates to the same items, so a body seen lately (a repeated request,
+   * which is what a cache hit answers) skips parsing and validation (ADR 0105).
+   */
+  searchText(text: string, options?: SearchOptions): Promise<SearchJson>;
   /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */
   readonly redis: RedisLink | undefined;
   /** Replaces every configured secret in `text`. */
@@ -88,7 +96,13 @@ interface Shared {
   readonly logger: Logger;
   readonly redact: (text: string) => string;
   readonly observer: EngineObserver | undefined;
+  /** The items of request bodies validated lately, by their text, frozen: validation is a pure function of it. */
+  readonly validated: LRUCache<string, readonly NormalizedRequestItem[]>;
 }
+
+/** How many bodies validated lately keep their items, each of at most `MEMO_MAX_TEXT` UTF-16 units (about 4 MB of text in all). */
+const MEMO_ENTRIES = 500;
+const MEMO_MAX_TEXT = 4096;
 
 /** Runs the groups of validated items concurrently, each admitted as it completes. */
 async function runGroups(
@@ -120,14 +134,35 @@ async function runGroups(
   return admitted;
 }
 
+/** What a search starts from: the parsed input, or a body's text (its items when validated lately). */
+type Input =
+  | { input: unknown }
+  | { text: string; known: readonly NormalizedRequestItem[] | undefined; parsed: unknown };
+
+function inputOfText(shared: Shared, text: string): Input {
+  const known = shared.validated.get(text);
+  // Not JSON: refused before the search begins, as `parseJsonBody` refuses it.
+  return { text, known, parsed: known ? undefined : parseJsonBody(text) };
+}
+
+/** The request's items: validated now, or as validated before for the same text. */
+function itemsOf(shared: Shared, from: Input, log: Logger): readonly NormalizedRequestItem[] {
+  const provider = shared.chain[0] as SearchProvider;
+  if ('input' in from) return validate(from.input, provider, log);
+  if (from.known) return from.known;
+  const items = frozenCopy(validate(from.parsed, provider, log));
+  if (from.text.length <= MEMO_MAX_TEXT) shared.validated.set(from.text, items);
+  return items;
+}
+
 /** One search, step by step. */
-async function search(shared: Shared, input: unknown, options: SearchOptions): Promise<SearchJson> {
+async function search(shared: Shared, from: Input, options: SearchOptions): Promise<SearchJson> {
   const { chain, clock } = shared;
   const requestId = options.requestId ?? newRequestId();
   const binding = chain.length > 1 ? { providers: chain.map((p) => p.id).join(',') } : { provider: chain[0]?.id };
   const log = shared.logger.child({ request_id: requestId, ...binding });
   const started = clock.now();
-  const items = validate(input, chain[0] as SearchProvider, log);
+  const items = itemsOf(shared, from, log);
   const signal = options.signal ?? new AbortController().signal;
   signal.throwIfAborted();
   const run: SearchRun = {
@@ -158,14 +193,24 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact });
   const members = createMembers(config, chain, clock, redis);
-  const shared: Shared = { config, chain, members, clock, logger, redact, observer: options.observer };
+  const validated = new LRUCache<string, readonly NormalizedRequestItem[]>({ max: MEMO_ENTRIES });
+  const shared: Shared = { config, chain, members, clock, logger, redact, observer: options.observer, validated };
   return {
     config,
     provider: chain[0] as SearchProvider,
     providers: chain,
     logger,
     redis,
-    search: (input, searchOptions = {}) => search(shared, input, searchOptions),
+    search: (input, searchOptions = {}) => search(shared, { input }, searchOptions),
+    // Not an async function: the search's own promise is handed out, so that a request refused by
+    // validation has already rejected when the caller looks (the event stream relies on it).
+    searchText(text, searchOptions = {}) {
+      try {
+        return search(shared, inputOfText(shared, text), searchOptions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     redact,
     skillInfo: (version) => skillInfo(config, chain, version),
     async close() {

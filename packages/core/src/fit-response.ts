@@ -24,27 +24,44 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
 }
 
 /**
- * The JSON of results that can no longer change (the in-process cache's frozen entries), written
- * the first time a response holds them; '' for one remembered but not serialized yet.
+ * The JSON of results, and of arrays of them, that can no longer change (the in-process cache's
+ * frozen entries), written the first time a response holds them; '' for one remembered but not
+ * serialized yet.
  */
 const knownJson = new WeakMap<object, string>();
 
+/** A search's own array of results that holds a remembered array's results whole, in order: → that array. */
+const wholeCopies = new WeakMap<object, readonly WebSearchResult[]>();
+
 /**
- * Remembers `result`, which must be frozen all the way down: the first response holding it keeps
- * its JSON, and later ones take that JSON instead of serializing it again (a cache hit's results,
- * on every hit). A cache miss, which serializes its own fresh results, pays nothing for it.
+ * Remembers `value`, a result or an array of results, which must be frozen all the way down: the
+ * first response holding it keeps its JSON, and later ones take that JSON instead of serializing it
+ * again (a cache hit's results, on every hit). A cache miss, which serializes its own fresh
+ * results, pays nothing for it.
  */
-export function rememberJson(result: Readonly<WebSearchResult>): void {
-  knownJson.set(result, '');
+export function rememberJson(value: Readonly<WebSearchResult> | readonly WebSearchResult[]): void {
+  knownJson.set(value, '');
+}
+
+/**
+ * Tells fitting that `copy` holds every result of the remembered array `of`, in order (a hit
+ * admitted whole), so that its JSON is `of`'s: a hit's group does not serialize its results again.
+ */
+export function copiedWhole(copy: readonly WebSearchResult[], of: readonly WebSearchResult[]): void {
+  if (knownJson.has(of)) wholeCopies.set(copy, of);
+}
+
+function rememberedJson(value: object, serialize: () => string): string {
+  const known = knownJson.get(value);
+  if (known === undefined) return serialize();
+  if (known !== '') return known;
+  const json = serialize();
+  knownJson.set(value, json);
+  return json;
 }
 
 function jsonOf(result: WebSearchResult): string {
-  const known = knownJson.get(result);
-  if (known === undefined) return JSON.stringify(result);
-  if (known !== '') return known;
-  const json = JSON.stringify(result);
-  knownJson.set(result, json);
-  return json;
+  return rememberedJson(result, () => JSON.stringify(result));
 }
 
 /**
@@ -63,7 +80,12 @@ function objectJson(object: object, special: (key: string, value: unknown) => st
   return `{${out}}`;
 }
 
-const resultsJson = (results: readonly WebSearchResult[]) => `[${results.map(jsonOf).join(',')}]`;
+const joined = (results: readonly WebSearchResult[]) => `[${results.map(jsonOf).join(',')}]`;
+
+function resultsJson(results: readonly WebSearchResult[]): string {
+  const whole = wholeCopies.get(results);
+  return whole === undefined ? joined(results) : rememberedJson(whole, () => joined(whole));
+}
 
 const groupJson = (group: ResultGroup) =>
   objectJson(group, (key, value) => (key === 'results' && Array.isArray(value) ? resultsJson(value) : undefined));

@@ -5,11 +5,12 @@ import type { RedisLink } from './shared/redis-link.ts';
 
 /**
  * A cached successful call: sanitized results (bounded to count), the provider's suggestions, and
- * the group's `more` and `altered_query` (already clean).
+ * the group's `more` and `altered_query` (already clean). What a cache hands out is read, never
+ * changed (the in-process cache hands out its frozen entry).
  */
 export interface CachedCall {
-  results: WebSearchResult[];
-  suggestions: unknown[];
+  results: readonly WebSearchResult[];
+  suggestions: readonly unknown[];
   more: boolean;
   altered_query?: string;
 }
@@ -43,23 +44,30 @@ export function frozenCopy<T>(value: T): T {
 
 /**
  * The in-process cache: an LRU with a TTL (lru-cache). An entry is a frozen copy of what was
- * stored, made once: a hit hands out its results (fresh arrays of the entry's frozen objects)
- * without copying them again, and no caller can change the entry through what it was handed. The
- * JSON of each result is remembered too (`rememberJson`, written on the first hit), so a hit's
- * response does not serialize its results again. `providerIdentity` tells providers (and their configurations) apart.
+ * stored, made once: a hit hands out the entry itself, and no caller can change it through what it
+ * was handed. The JSON of its results, each and all together, is remembered too (`rememberJson`,
+ * written on the first hit), so a hit's response does not serialize its results again. `providerIdentity` tells providers (and their configurations) apart.
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
-  const key = (item: NormalizedRequestItem) => `${providerIdentity}\u0000${cacheIdentity(item)}`;
+  // A frozen item (the engine's, for a body validated before) keeps its key: it cannot change.
+  const keys = new WeakMap<NormalizedRequestItem, string>();
+  const key = (item: NormalizedRequestItem) => {
+    let known = keys.get(item);
+    if (known !== undefined) return known;
+    known = `${providerIdentity}\u0000${cacheIdentity(item)}`;
+    if (Object.isFrozen(item)) keys.set(item, known);
+    return known;
+  };
   return {
     async get(item) {
-      const hit = lru.get(key(item));
-      return hit && { ...hit, results: [...hit.results], suggestions: [...hit.suggestions] };
+      return lru.get(key(item));
     },
     async set(item, value) {
       const entry = frozenCopy(value);
       // Frozen, each result's JSON is the same on every hit: written once, on the first hit.
       for (const result of entry.results) rememberJson(result);
+      rememberJson(entry.results);
       lru.set(key(item), entry);
     },
     clear: () => lru.clear(),

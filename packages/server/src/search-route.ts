@@ -1,5 +1,4 @@
 import { EVENT_STREAM_MEDIA_TYPE, type SearchStreamEvent, searchStatus } from '@openmates/contract';
-import { parseJsonBody } from '@openmates/core';
 import Negotiator from 'negotiator';
 import { type ApiCore, type PlainResponse, plainJson, refusalJson } from './api-core.ts';
 import type { Exchange, Operation } from './pipeline.ts';
@@ -43,7 +42,7 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
    * refuses (invalid, aborted) is refused before the stream begins, as ordinary JSON: the engine
    * validates before its first await, so such a search has already rejected when this looks.
    */
-  async function stream(exchange: Exchange, body: unknown): Promise<PlainResponse> {
+  async function stream(exchange: Exchange): Promise<PlainResponse> {
     const { signal, requestId } = exchange;
     const aborter = new AbortController();
     const abort = () => aborter.abort(signal.reason);
@@ -52,7 +51,7 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
     // Events from before the stream exists (a cache hit answers within the same tick) wait here.
     const early: string[] = [];
     let push: (text: string) => void = (text) => early.push(text);
-    const search = engine.search(body, {
+    const search = engine.searchText(exchange.body, {
       requestId,
       signal: aborter.signal,
       onGroup: (group) => push(sseEvent('group', JSON.stringify(group))),
@@ -109,10 +108,9 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
   }
 
   return async (exchange) => {
-    const body = parseJsonBody(exchange.body);
-    if (wantsEventStream(exchange.header('accept'))) return stream(exchange, body);
+    if (wantsEventStream(exchange.header('accept'))) return stream(exchange);
     // The engine hands over the JSON it measured when fitting the response: serialized once.
-    const { response, json, retryAfterS } = await engine.search(body, {
+    const { response, json, retryAfterS } = await engine.searchText(exchange.body, {
       requestId: exchange.requestId,
       signal: exchange.signal,
     });

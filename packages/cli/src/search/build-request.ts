@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { text } from 'node:stream/consumers';
 import { REQUEST_FIELDS, type RequestFields, valueFromText } from '@openmates/contract';
 import { flaggedFields, type SearchFlagValues } from './search-flags.ts';
 
@@ -24,9 +22,14 @@ function itemOptions(flags: SearchFlagValues, fields: RequestFields): Record<str
   return options;
 }
 
+/**
+ * The text of `--input`. node:fs/promises and node:stream/consumers are loaded here, only for
+ * `--input`: loaded at start, they are Node modules more for every search (fs/promises brings readline).
+ */
 async function readInput(source: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
   try {
-    return source === '-' ? await text(stdin()) : await readFile(source, 'utf8');
+    if (source === '-') return await process.getBuiltinModule('node:stream/consumers').text(stdin());
+    return await process.getBuiltinModule('node:fs/promises').readFile(source, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`cannot read --input ${source === '-' ? 'from stdin' : source} (${reason})`);

@@ -1,4 +1,5 @@
 import type { NormalizedRequestItem, ResultGroup } from '@openmates/contract';
+import { copiedWhole } from '../fit-response.ts';
 import type { SearchRun } from '../pipeline/call.ts';
 import type { Settled } from '../pipeline/chain.ts';
 import type { Member } from '../pipeline/members.ts';
@@ -12,7 +13,7 @@ export interface Admitted {
   /** The wait a rate-limited group asked for. */
   readonly retryAfterMs: (number | undefined)[];
   /** Each group's query, its domain scope (the operators the engine added) and its provider's suggestions. */
-  readonly suggestions: (ScopedQuery & { suggestions: unknown[] })[];
+  readonly suggestions: (ScopedQuery & { suggestions: readonly unknown[] })[];
 }
 
 export function emptyAdmission(items: readonly NormalizedRequestItem[]): Admitted {
@@ -55,7 +56,8 @@ export function admit(
   group.results = results;
   group.more = outcome.more;
   if (outcome.altered_query !== undefined) group.altered_query = outcome.altered_query;
+  if (results.length === outcome.results.length) copiedWhole(results, outcome.results);
   if (cut > 0) group.sources_cut = cut;
-  (admitted.suggestions[index] as { suggestions: unknown[] }).suggestions = outcome.suggestions;
+  (admitted.suggestions[index] as { suggestions: readonly unknown[] }).suggestions = outcome.suggestions;
   return group;
 }
