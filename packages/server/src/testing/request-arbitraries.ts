@@ -62,7 +62,7 @@ function choiceList(field: RequestField): ChoiceList | undefined {
   return field.modelSchema?.choices ?? control?.choices ?? control?.suggestions;
 }
 
-/** Date ranges in the freshness form and its open ends, over the years a corpus may date. */
+/** Date ranges (`YYYY-MM-DDtoYYYY-MM-DD`) and their open ends, over the years a corpus may date. */
 const dateRange = fc
   .tuple(fc.integer({ min: 2015, max: 2027 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 2 }))
   .map(([year, span, open]) => {
@@ -238,7 +238,7 @@ function requiredNames(fields: readonly RequestField[]): string[] {
   return fields.filter((field) => field.required).map((field) => field.name);
 }
 
-/** True when `path` is `named` or lies inside it (`requests[0].include_domains[1]` in `requests[0].include_domains`). */
+/** True when `path` is `named` or lies inside it (`requests[0].id` in `requests[0]`, `requests[1][2]` in `requests[1]`). */
 export function pathNames(path: string, named: string): boolean {
   return path === named || path.startsWith(`${named}.`) || path.startsWith(`${named}[`);
 }
