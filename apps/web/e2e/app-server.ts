@@ -25,6 +25,10 @@ export async function startAppServer({ keys = false }: { keys?: boolean } = {}):
     OPENMATES_CACHE_TTL_S: '0',
     OPENMATES_RATE_LIMIT_PER_MIN: '0',
     OPENMATES_LOG_LEVEL: 'silent',
+    // A held query (the fixture's `hold` gate) is answered only when a test releases it, after the
+    // checks of the page meanwhile (axe among them): on a loaded machine those can outlast the
+    // default 10 s call timeout, which would fail the held group. No test here waits for a timeout.
+    OPENMATES_PROVIDER_TIMEOUT_MS: '120000',
     ...(keys ? { OPENMATES_API_KEYS: E2E_API_KEY } : {}),
   };
   // The GUI's mountable handler, as `openmates serve` imports it (`@openmates/web/handler`).

@@ -71,6 +71,7 @@ test('a finished group is shown and announced while a slower query is still held
   await expect(page.locator('#results [aria-busy="true"]')).toHaveCount(0);
   const groups = await readGroups(page);
   expect(groups.map((g) => g.id)).toEqual(['1', '2']);
+  expect(groups[0]?.errorCode).toBeUndefined();
   const slowCount = groups[0]?.results.length ?? 0;
   expect(groups[0]?.results[0]?.title).toContain('hold slow query');
   await expect(page.locator('[data-status]')).toHaveText(`${slowCount + fastCount} results for 2 queries.`);
