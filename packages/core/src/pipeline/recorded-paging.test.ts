@@ -7,7 +7,8 @@ import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
 // The paging rule (ADR 0100) on real recorded answers: a query whose first recorded page already
-// holds `count` results that pass every filter makes one provider call, tabloid filter on.
+// holds `count` results that pass every filter makes one provider call, tabloid filter on. A
+// recording holds one page: a second call is answered with the provider's envelope and no results.
 
 const SETTINGS = {
   brave: (baseUrl: string) => ({
@@ -38,7 +39,7 @@ async function requestsFor(recording: Recording, count: number): Promise<Recordi
     const logger = createLogger({ level: 'silent', redact: (text) => text });
     const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
     const { response } = await engine.search({ requests: [{ query: recording.query ?? 'recorded', count }] });
-    expect(response.results[0]?.results).toHaveLength(count);
+    expect(response.results[0]?.results).toHaveLength(usable(recording, count));
     expect(response.budget?.calls_used).toBe(server.requests.length);
     return server.requests;
   } finally {
@@ -59,5 +60,23 @@ describe('paging on recorded answers (tabloid filter on)', () => {
     }
     console.log('Brave calls per recording for count 20:', calls);
     expect(calls).toEqual(Object.fromEntries(full.map((r) => [r.id, 1])));
+  });
+});
+
+describe('paging on recorded SearXNG answers (tabloid filter on)', () => {
+  const recordings = loadRecordings({ provider: 'searxng' });
+
+  it.each([10, 20])('a count of %i makes one call on every answer holding that many usable results', async (count) => {
+    expect(recordings.length).toBeGreaterThan(0);
+    const calls: Record<string, number> = {};
+    for (const recording of recordings) {
+      const requests = await requestsFor(recording, count);
+      calls[recording.id] = requests.length;
+      expect(requests[0]?.query.pageno).toBe('1');
+      if (usable(recording, count) >= count) expect(requests, recording.id).toHaveLength(1);
+      // Fewer than `count` on the recorded page: at most the next page, which holds nothing more.
+      else expect(requests.map((r) => r.query.pageno)).toEqual(['1', '2'].slice(0, requests.length));
+    }
+    console.log(`SearXNG calls per recording for count ${count}:`, calls);
   });
 });

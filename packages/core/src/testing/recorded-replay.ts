@@ -1,0 +1,95 @@
+// How the replay tests run a recorded provider answer through the whole engine on loopback: the
+// recording served at the provider's route, the engine configured for that provider, and the
+// admission counts of its `provider_call` log lines (`BuildStats`) read back.
+
+import type { ResultGroup, WebSearchResult } from '@openmates/contract';
+import { lineCollector, type Recording, type RecordingServerRequest, startRecordingServer } from '@openmates/fixtures';
+import type { BuildStats } from '../build-results.ts';
+import { loadConfig } from '../config.ts';
+import { createEngine } from '../engine.ts';
+import { createLogger } from '../logger.ts';
+import { createConfiguredProvider } from '../providers/registry.ts';
+
+/** The environment that points each recorded provider at the recording server. */
+const SETTINGS: Record<'brave' | 'searxng', (baseUrl: string) => Record<string, string>> = {
+  brave: (baseUrl) => ({
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
+    BRAVE_SEARCH_BASE_URL: `${baseUrl}/res/v1`,
+  }),
+  searxng: (baseUrl) => ({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: baseUrl }),
+};
+
+/** The refusal counters of `BuildStats`: why admission dropped a candidate. */
+export const REFUSALS = ['badUrl', 'tabloid', 'duplicate', 'removed_out_of_scope', 'removed_out_of_range'] as const;
+
+/** What one engine search on a recording gave: its first group, the admission counts, the calls made. */
+export interface Replay {
+  group: ResultGroup;
+  /** The `BuildStats` of the group's `provider_call` log line. */
+  stats: BuildStats;
+  requests: RecordingServerRequest[];
+}
+
+/** Runs `item` (its query defaulting to the recording's) through the engine against `recording` served as page 1. */
+export async function replay(recording: Recording, item: Record<string, unknown>): Promise<Replay> {
+  const server = await startRecordingServer([recording]);
+  try {
+    const provider = recording.provider === 'searxng' ? 'searxng' : 'brave';
+    const config = loadConfig({ ...SETTINGS[provider](server.baseUrl), OPENMATES_CACHE_TTL_S: '0' });
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', redact: (text) => text, destination: lineCollector(lines) });
+    const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
+    const { response } = await engine.search({ requests: [{ query: recording.query ?? 'recorded', ...item }] });
+    const [group] = response.results;
+    if (group === undefined) throw new Error('no group');
+    const calls = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'provider_call' && typeof line.candidates === 'number');
+    if (calls.length !== 1) throw new Error(`expected one answered provider call, logged ${calls.length}`);
+    return { group, stats: calls[0] as unknown as BuildStats, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+/** How many candidates admission refused, all reasons together. */
+export function refusedCount(stats: BuildStats): number {
+  return REFUSALS.reduce((sum, reason) => sum + stats[reason], 0);
+}
+
+/** True for a URL string the engine could admit: http or https. */
+export function isHttpUrl(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const MARKUP = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>/i;
+const ENTITY = /&(#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i;
+
+/** The texts of a result a reader sees that must be plain: title, description, note, breadcrumb, extra snippets. */
+export function shownTexts(result: WebSearchResult): string[] {
+  return [
+    result.title,
+    result.description,
+    result.note,
+    result.meta_url?.path,
+    ...(result.extra_snippets ?? []),
+  ].filter((text): text is string => typeof text === 'string');
+}
+
+/** The first text of `result` that carries markup or an undecoded entity, or undefined. */
+export function uncleanText(result: WebSearchResult): string | undefined {
+  return shownTexts(result).find((text) => MARKUP.test(text) || ENTITY.test(text));
+}
+
+/** A URL as identity for matching a result to the recorded one it came from: host and path, no query. */
+export function urlKey(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
