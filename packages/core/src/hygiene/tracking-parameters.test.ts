@@ -1,9 +1,6 @@
-import { loadRecordings, startRecordingServer } from '@openmates/fixtures';
+import { loadRecordings } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { createEngine } from '../engine.ts';
-import { createLogger } from '../logger.ts';
-import { createConfiguredProvider } from '../providers/registry.ts';
+import { searchRecording } from '../testing/recorded-replay.ts';
 import { isTrackingParameter } from './tracking-parameters.ts';
 
 describe('the tracking parameter table', () => {
@@ -28,26 +25,15 @@ describe('one page once, without its tracking tag (recorded OpenAI answers)', ()
 
   it.each(recordings.map((r) => [r.id, r] as const))('%s', async (_id, recording) => {
     expect(recording.body).toContain('?utm_source=openai');
-    const server = await startRecordingServer([recording]);
-    try {
-      const config = loadConfig({
-        OPENMATES_PROVIDER: 'openai',
-        OPENAI_API_KEY: 'recorded-answers-test-key',
-        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
-        OPENMATES_CACHE_TTL_S: '0',
-      });
-      const logger = createLogger({ level: 'silent', redact: (text) => text });
-      const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
-      const { response } = await engine.search({ requests: [{ query: recording.query ?? 'news today', count: 20 }] });
-      const results = response.results[0]?.results ?? [];
-      expect(results.length).toBeGreaterThan(0);
-      const urls = results.map((r) => r.url);
-      expect(urls.filter((url) => url.includes('utm_'))).toEqual([]);
-      expect(new Set(urls).size).toBe(urls.length);
-      // The cited pages are among them, once each, with the citation's note.
-      expect(results.filter((r) => r.note !== undefined).length).toBeGreaterThan(0);
-    } finally {
-      await server.close();
-    }
+    const { response } = await searchRecording(recording, {
+      requests: [{ query: recording.query ?? 'news today', count: 20 }],
+    });
+    const results = response.results[0]?.results ?? [];
+    expect(results.length).toBeGreaterThan(0);
+    const urls = results.map((r) => r.url);
+    expect(urls.filter((url) => url.includes('utm_'))).toEqual([]);
+    expect(new Set(urls).size).toBe(urls.length);
+    // The cited pages are among them, once each, with the citation's note.
+    expect(results.filter((r) => r.note !== undefined).length).toBeGreaterThan(0);
   });
 });

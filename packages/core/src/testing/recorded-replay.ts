@@ -2,7 +2,7 @@
 // recording served at the provider's route, the engine configured for that provider, and the
 // admission counts of its `provider_call` log lines (`BuildStats`) read back.
 
-import type { ResultGroup, WebSearchResult } from '@openmates/contract';
+import type { ResultGroup, WebSearchResponse, WebSearchResult } from '@openmates/contract';
 import { lineCollector, type Recording, type RecordingServerRequest, startRecordingServer } from '@openmates/fixtures';
 import type { BuildStats } from '../build-results.ts';
 import { loadConfig } from '../config.ts';
@@ -11,14 +11,48 @@ import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
 /** The environment that points each recorded provider at the recording server. */
-const SETTINGS: Record<'brave' | 'searxng', (baseUrl: string) => Record<string, string>> = {
+const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
     BRAVE_SEARCH_BASE_URL: `${baseUrl}/res/v1`,
   }),
   searxng: (baseUrl) => ({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: baseUrl }),
+  openai: (baseUrl) => ({
+    OPENMATES_PROVIDER: 'openai',
+    OPENAI_API_KEY: 'recorded-answers-test-key',
+    OPENAI_BASE_URL: `${baseUrl}/v1`,
+  }),
 };
+
+/** What one engine search on a recording gave: the response, the engine's log lines, the calls the server received. */
+export interface RecordedSearch {
+  response: WebSearchResponse;
+  lines: string[];
+  requests: RecordingServerRequest[];
+}
+
+/**
+ * Searches `request` with the engine configured for `recording`'s provider against the recording
+ * served as page 1 on loopback, cache off, `env` added to the settings.
+ */
+export async function searchRecording(
+  recording: Recording,
+  request: unknown,
+  env: Record<string, string> = {},
+): Promise<RecordedSearch> {
+  const server = await startRecordingServer([recording]);
+  try {
+    const config = loadConfig({ ...SETTINGS[recording.provider](server.baseUrl), OPENMATES_CACHE_TTL_S: '0', ...env });
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', redact: (text) => text, destination: lineCollector(lines) });
+    const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
+    const { response } = await engine.search(request);
+    return { response, lines, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
 
 /** The refusal counters of `BuildStats`: why admission dropped a candidate. */
 export const REFUSALS = ['badUrl', 'tabloid', 'duplicate', 'removed_out_of_scope', 'removed_out_of_range'] as const;
@@ -33,24 +67,16 @@ export interface Replay {
 
 /** Runs `item` (its query defaulting to the recording's) through the engine against `recording` served as page 1. */
 export async function replay(recording: Recording, item: Record<string, unknown>): Promise<Replay> {
-  const server = await startRecordingServer([recording]);
-  try {
-    const provider = recording.provider === 'searxng' ? 'searxng' : 'brave';
-    const config = loadConfig({ ...SETTINGS[provider](server.baseUrl), OPENMATES_CACHE_TTL_S: '0' });
-    const lines: string[] = [];
-    const logger = createLogger({ level: 'info', redact: (text) => text, destination: lineCollector(lines) });
-    const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
-    const { response } = await engine.search({ requests: [{ query: recording.query ?? 'recorded', ...item }] });
-    const [group] = response.results;
-    if (group === undefined) throw new Error('no group');
-    const calls = lines
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.event === 'provider_call' && typeof line.candidates === 'number');
-    if (calls.length !== 1) throw new Error(`expected one answered provider call, logged ${calls.length}`);
-    return { group, stats: calls[0] as unknown as BuildStats, requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  const { response, lines, requests } = await searchRecording(recording, {
+    requests: [{ query: recording.query ?? 'recorded', ...item }],
+  });
+  const [group] = response.results;
+  if (group === undefined) throw new Error('no group');
+  const calls = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.event === 'provider_call' && typeof line.candidates === 'number');
+  if (calls.length !== 1) throw new Error(`expected one answered provider call, logged ${calls.length}`);
+  return { group, stats: calls[0] as unknown as BuildStats, requests };
 }
 
 /** How many candidates admission refused, all reasons together. */

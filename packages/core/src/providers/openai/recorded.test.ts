@@ -1,11 +1,8 @@
 import { loadRecordings, type Recording, startRecordingServer } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
-import { createEngine } from '../../engine.ts';
-import { createLogger } from '../../logger.ts';
 import { queryProvider } from '../../pipeline/query-provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
-import { createConfiguredProvider } from '../registry.ts';
+import { searchRecording } from '../../testing/recorded-replay.ts';
 import { createOpenAIProvider } from './provider.ts';
 
 // Every OpenAI recording of the corpus (real Responses streams and bodies), replayed on loopback
@@ -43,25 +40,15 @@ const tooMany = (limit: number) => new RegExp(`^OpenAI ran more than ${limit} we
 
 /** The group the engine answers for `recording`'s query, with `OPENMATES_OPENAI_MAX_SEARCHES` at `limit` (unset: the default). */
 async function groupOf(recording: Recording, limit?: number) {
-  const server = await startRecordingServer([recording]);
-  try {
-    const config = loadConfig({
-      OPENMATES_PROVIDER: 'openai',
-      OPENAI_API_KEY: 'recorded-answers-test-key',
-      OPENAI_BASE_URL: `${server.baseUrl}/v1`,
-      OPENMATES_CACHE_TTL_S: '0',
-      ...(limit === undefined ? {} : { OPENMATES_OPENAI_MAX_SEARCHES: String(limit) }),
-    });
-    const logger = createLogger({ level: 'silent', redact: (text) => text });
-    const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
-    const { response } = await engine.search({ requests: [{ query: queryOf(recording), count: 20 }] });
-    expect(server.requests).toHaveLength(1);
-    const [group] = response.results;
-    if (group === undefined) throw new Error('no group');
-    return group;
-  } finally {
-    await server.close();
-  }
+  const { response, requests } = await searchRecording(
+    recording,
+    { requests: [{ query: queryOf(recording), count: 20 }] },
+    limit === undefined ? {} : { OPENMATES_OPENAI_MAX_SEARCHES: String(limit) },
+  );
+  expect(requests).toHaveLength(1);
+  const [group] = response.results;
+  if (group === undefined) throw new Error('no group');
+  return group;
 }
 
 describe('OpenAI recordings', () => {

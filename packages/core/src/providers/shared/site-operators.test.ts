@@ -1,8 +1,9 @@
-import { loadRecordings, startBraveFixture, startRecordingServer } from '@openmates/fixtures';
+import { loadRecordings, startBraveFixture } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { createEngine } from '../../engine.ts';
 import { createLogger } from '../../logger.ts';
+import { searchRecording } from '../../testing/recorded-replay.ts';
 import { createConfiguredProvider } from '../registry.ts';
 import { withoutSiteOperators, withSiteOperators } from './site-operators.ts';
 
@@ -40,24 +41,13 @@ describe('suggestions never echo the engine’s operators (recorded OpenAI answe
     );
     if (recording === undefined) throw new Error('the recording is missing from the corpus');
     expect(recording.body).toContain('site:wikipedia.org');
-    const server = await startRecordingServer([recording]);
-    try {
-      const config = loadConfig({
-        OPENMATES_PROVIDER: 'openai',
-        OPENAI_API_KEY: 'recorded-answers-test-key',
-        OPENAI_BASE_URL: `${server.baseUrl}/v1`,
-        OPENMATES_CACHE_TTL_S: '0',
-      });
-      const logger = createLogger({ level: 'silent', redact: (text) => text });
-      const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
-      const query = recording.query ?? 'Tokyo population';
-      const { response } = await engine.search({ requests: [{ query, include_domains: ['wikipedia.org'] }] });
-      const suggestions = response.suggestions_follow_up_requests ?? [];
-      expect(suggestions).toContain('Tokyo Metropolis population 2025');
-      expect(suggestions.filter((s) => /site:/i.test(s))).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    const query = recording.query ?? 'Tokyo population';
+    const { response } = await searchRecording(recording, {
+      requests: [{ query, include_domains: ['wikipedia.org'] }],
+    });
+    const suggestions = response.suggestions_follow_up_requests ?? [];
+    expect(suggestions).toContain('Tokyo Metropolis population 2025');
+    expect(suggestions.filter((s) => /site:/i.test(s))).toEqual([]);
   });
 });
 
