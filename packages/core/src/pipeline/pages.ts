@@ -87,9 +87,8 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
  * page's provider window (ADR 0103): the first under the call's timeout, then further pages, each
  * under its own, while fewer than `count` candidates pass every admission rule result building will
  * apply (`rules`: URL rules, secrets, scope, tabloids, repeats), the last page said there is more
- * and added something new, and
- * the budget allows. A later page that fails ends paging with what the earlier ones gathered.
- * `calls` counts the calls made.
+ * and added something new, and the budget allows. A later page that fails ends paging with what the
+ * earlier ones gathered. `calls` counts the calls made.
  */
 export async function fetchPages(
   run: PagingRun,
