@@ -10,18 +10,18 @@ import { createEngine } from '../engine.ts';
 import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
-/** The environment that points each recorded provider at the recording server. */
+/** The environment that points each recorded provider at its base URL on the recording server. */
 const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
-    BRAVE_SEARCH_BASE_URL: `${baseUrl}/res/v1`,
+    BRAVE_SEARCH_BASE_URL: baseUrl,
   }),
   searxng: (baseUrl) => ({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: baseUrl }),
   openai: (baseUrl) => ({
     OPENMATES_PROVIDER: 'openai',
     OPENAI_API_KEY: 'recorded-answers-test-key',
-    OPENAI_BASE_URL: `${baseUrl}/v1`,
+    OPENAI_BASE_URL: baseUrl,
   }),
 };
 
@@ -43,7 +43,11 @@ export async function searchRecording(
 ): Promise<RecordedSearch> {
   const server = await startRecordingServer([recording]);
   try {
-    const config = loadConfig({ ...SETTINGS[recording.provider](server.baseUrl), OPENMATES_CACHE_TTL_S: '0', ...env });
+    const config = loadConfig({
+      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      OPENMATES_CACHE_TTL_S: '0',
+      ...env,
+    });
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', redact: (text) => text, destination: lineCollector(lines) });
     const engine = createEngine({ config, provider: createConfiguredProvider(config), logger });
