@@ -43,8 +43,6 @@ export interface SearchRun {
 export type CallFailure = { error: { code: GroupErrorCode; message: string }; retryAfterMs?: number };
 export type CallOutcome = CachedCall | CallFailure;
 
-export { fetchCountFor } from './window.ts';
-
 /** Which provider a line is about, when several may answer. */
 const who = (run: SearchRun, member: Member) => (run.chainLength > 1 ? { provider: member.provider.id } : {});
 
