@@ -26,12 +26,15 @@ import {
   MIN_COUNT,
   MIN_PAGE,
 } from './limits.ts';
+import { once } from './once.ts';
 import {
+  acceptsDomainList,
   domainListSchema,
   FRESHNESS_PERIODS,
-  FreshnessSchema,
+  freshnessSchema,
   normalizeDomains,
   normalizeFreshness,
+  parseFreshness,
   scopeConflicts,
 } from './scope.ts';
 import { cleanText, codePointLength } from './text.ts';
@@ -130,8 +133,18 @@ export interface RequestField {
   /** The field's name on the wire (`search_lang`). */
   readonly name: string;
   readonly kind: FieldKind;
-  /** Its schema, without `.optional()`; the item schema adds that unless `required`. */
+  /**
+   * Its schema, without `.optional()`; the item schema adds that unless `required`. Built when first
+   * read, so a process that only accepts valid requests (the CLI's search) never builds it.
+   */
   readonly schema: z.ZodType;
+  /**
+   * The schema's verdict on a value given for the field, without zod: true exactly when `schema`
+   * accepts it (`accept.test.ts` holds the two equal on random values). A valid request is accepted
+   * with these alone; anything else goes through the schemas, which word what is wrong. A field
+   * without it (a test's probe) always takes the schemas' path.
+   */
+  readonly accepts?: (value: unknown) => boolean;
   /**
    * One paragraph for the OpenAPI document, the MCP tool schema and the reference docs. A schema
    * registered as an OpenAPI component of its own (`RequestId`) keeps the component's description.
@@ -167,24 +180,68 @@ const ID_TYPE = issueMessage('idType', { min: 1, max: MAX_ID_LENGTH, maxInteger:
 const ID_DESCRIPTION = `The caller's id for a query, echoed on its result group: a string of 1–${MAX_ID_LENGTH} characters or a safe integer ≥ 0. Ids are compared as strings, so \`1\` and \`"1"\` collide. Without one, the server numbers the query with the smallest positive integer no other id of the batch uses.`;
 
 /** A caller id: a string of 1–64 characters or a safe integer ≥ 0. Compared as `String(id)`. */
-export const IdSchema = z
-  .union([boundedText(1, MAX_ID_LENGTH, 'id'), z.int({ error: ID_TYPE }).min(0, { error: ID_TYPE })], {
-    error: ID_TYPE,
-  })
-  .openapi('RequestId', { description: ID_DESCRIPTION, example: 'q1' });
-export type RequestId = z.infer<typeof IdSchema>;
+export const idSchema = once(() =>
+  z
+    .union([boundedText(1, MAX_ID_LENGTH, 'id'), z.int({ error: ID_TYPE }).min(0, { error: ID_TYPE })], {
+      error: ID_TYPE,
+    })
+    .openapi('RequestId', { description: ID_DESCRIPTION, example: 'q1' }),
+);
+export type RequestId = z.infer<ReturnType<typeof idSchema>>;
+
+/** `idSchema`'s verdict without zod. */
+function acceptsId(value: unknown): boolean {
+  if (typeof value === 'string') {
+    const length = codePointLength(value);
+    return length >= 1 && length <= MAX_ID_LENGTH;
+  }
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
 
 /** Rejects queries that are blank or too long once invisible characters and extra whitespace go. */
-const QuerySchema = z.string({ error: fieldError('query', issueMessage('queryType')) }).superRefine((raw, ctx) => {
-  const length = codePointLength(cleanText(raw));
-  if (length === 0) ctx.addIssue({ code: 'custom', message: issueMessage('queryBlank') });
-  else if (length > MAX_QUERY_LENGTH)
-    ctx.addIssue({ code: 'custom', message: issueMessage('queryTooLong', { max: MAX_QUERY_LENGTH, length }) });
-});
+const querySchema = once(() =>
+  z.string({ error: fieldError('query', issueMessage('queryType')) }).superRefine((raw, ctx) => {
+    const length = codePointLength(cleanText(raw));
+    if (length === 0) ctx.addIssue({ code: 'custom', message: issueMessage('queryBlank') });
+    else if (length > MAX_QUERY_LENGTH)
+      ctx.addIssue({ code: 'custom', message: issueMessage('queryTooLong', { max: MAX_QUERY_LENGTH, length }) });
+  }),
+);
+
+/** `querySchema`'s verdict without zod. */
+function acceptsQuery(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const length = codePointLength(cleanText(value));
+  return length >= 1 && length <= MAX_QUERY_LENGTH;
+}
+
+/** The schema of a whole number from `min` to `max`, every fault in `message`. */
+const integerSchema = (min: number, max: number, message: string) =>
+  once(() => z.int({ error: message }).min(min, { error: message }).max(max, { error: message }));
+
+/** An integer schema's verdict without zod (zod's `int` takes safe integers only). */
+const acceptsInteger = (min: number, max: number) => (value: unknown) =>
+  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
+const acceptsString = (value: unknown) => typeof value === 'string';
+const acceptsBoolean = (value: unknown) => typeof value === 'boolean';
 
 const COUNT = issueMessage('count', { min: MIN_COUNT, max: MAX_COUNT });
 const PAGE = issueMessage('page', { min: MIN_PAGE, max: MAX_PAGE });
 const TOPIC = issueMessage('topic', { choices: TOPICS.join(', ') });
+
+const countSchema = integerSchema(MIN_COUNT, MAX_COUNT, COUNT);
+const pageSchema = integerSchema(MIN_PAGE, MAX_PAGE, PAGE);
+const topicSchema = once(() => z.enum(TOPICS, { error: TOPIC }));
+const countrySchema = once(() => z.string({ error: issueMessage('string', { field: 'country' }) }));
+const searchLangSchema = once(() =>
+  z.string({ error: issueMessage('searchLang') }).refine(isIso6391, { error: issueMessage('searchLang') }),
+);
+const safesearchSchema = once(() => z.string({ error: issueMessage('string', { field: 'safesearch' }) }));
+const filterTabloidsSchema = once(() => z.boolean({ error: issueMessage('boolean', { field: 'filter_tabloids' }) }));
+const includeDomainsSchema = once(() => domainListSchema('include_domains'));
+const excludeDomainsSchema = once(() => domainListSchema('exclude_domains'));
+const extraSnippetsSchema = once(() => z.boolean({ error: issueMessage('boolean', { field: 'extra_snippets' }) }));
 
 function resolveCountry(value: string | undefined): Country {
   const upper = value?.trim().toUpperCase();
@@ -201,7 +258,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'id',
     kind: 'id',
-    schema: IdSchema,
+    get schema() {
+      return idSchema();
+    },
+    accepts: acceptsId,
     description: ID_DESCRIPTION,
     // Ids are assigned before normalizing: the normalizer sees every item's id.
     normalize: (value: RequestId) => value,
@@ -216,7 +276,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'query',
     kind: 'text',
-    schema: QuerySchema,
+    get schema() {
+      return querySchema();
+    },
+    accepts: acceptsQuery,
     description: `The search query. Invisible and format characters are removed and whitespace is collapsed and trimmed; the result must be 1–${MAX_QUERY_LENGTH} characters (code points).`,
     example: 'fetch abort signal',
     required: true,
@@ -229,7 +292,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'count',
     kind: 'integer',
-    schema: z.int({ error: COUNT }).min(MIN_COUNT, { error: COUNT }).max(MAX_COUNT, { error: COUNT }),
+    get schema() {
+      return countSchema();
+    },
+    accepts: acceptsInteger(MIN_COUNT, MAX_COUNT),
     description: `How many results to return (${MIN_COUNT}–${MAX_COUNT}). Default ${DEFAULT_COUNT}.`,
     example: DEFAULT_COUNT,
     normalize: (value: number | undefined) => value ?? DEFAULT_COUNT,
@@ -247,7 +313,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'topic',
     kind: 'text',
-    schema: z.enum(TOPICS, { error: TOPIC }),
+    get schema() {
+      return topicSchema();
+    },
+    accepts: (value: unknown) => (TOPICS as readonly unknown[]).includes(value),
     description: `What to search: \`web\` pages (the default) or \`news\` articles, which come as ordinary results, newest first where the provider dates them; \`freshness\` and the domain scope apply to them as to web results. A provider without a news search refuses \`news\` with a 400.`,
     // The default is left out of the normalized item, so an item that never names a topic reads as before.
     normalize: (value: Topic | undefined) => (value === 'news' ? value : undefined),
@@ -266,7 +335,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'page',
     kind: 'integer',
-    schema: z.int({ error: PAGE }).min(MIN_PAGE, { error: PAGE }).max(MAX_PAGE, { error: PAGE }),
+    get schema() {
+      return pageSchema();
+    },
+    accepts: acceptsInteger(MIN_PAGE, MAX_PAGE),
     description: `Which page of results (${MIN_PAGE}–${MAX_PAGE}): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default ${MIN_PAGE}. A provider that cannot page, or cannot reach this page with this \`count\`, refuses it with a 400; a group's \`more\` says whether a next page may hold more.`,
     // The first page is left out of the normalized item, so an item that never names a page reads as before.
     normalize: (value: number | undefined) => (value === undefined || value === MIN_PAGE ? undefined : value),
@@ -280,7 +352,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'country',
     kind: 'text',
-    schema: z.string({ error: issueMessage('string', { field: 'country' }) }),
+    get schema() {
+      return countrySchema();
+    },
+    accepts: acceptsString,
     description: `Country to localize results to, case-insensitive: one of ${COUNTRIES.join(', ')}. Default \`${DEFAULT_COUNTRY}\`; an unknown value falls back to \`${DEFAULT_COUNTRY}\`.`,
     example: DEFAULT_COUNTRY,
     normalize: (value: string | undefined) => resolveCountry(value),
@@ -299,7 +374,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'search_lang',
     kind: 'text',
-    schema: z.string({ error: issueMessage('searchLang') }).refine(isIso6391, { error: issueMessage('searchLang') }),
+    get schema() {
+      return searchLangSchema();
+    },
+    accepts: (value: unknown) => typeof value === 'string' && isIso6391(value),
     description: 'ISO 639-1 language code, case-insensitive (normalized to lowercase).',
     example: 'en',
     normalize: (value: string | undefined) => value?.toLowerCase(),
@@ -323,7 +401,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'safesearch',
     kind: 'text',
-    schema: z.string({ error: issueMessage('string', { field: 'safesearch' }) }),
+    get schema() {
+      return safesearchSchema();
+    },
+    accepts: acceptsString,
     description: `One of ${SAFESEARCH_LEVELS.join(', ')}, case-insensitive. Default \`${DEFAULT_SAFESEARCH}\`; an unknown value falls back to \`${DEFAULT_SAFESEARCH}\`.`,
     example: DEFAULT_SAFESEARCH,
     normalize: (value: string | undefined) => resolveSafesearch(value),
@@ -347,7 +428,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'filter_tabloids',
     kind: 'boolean',
-    schema: z.boolean({ error: issueMessage('boolean', { field: 'filter_tabloids' }) }),
+    get schema() {
+      return filterTabloidsSchema();
+    },
+    accepts: acceptsBoolean,
     description: 'Remove results from a maintained list of tabloid domains. Default true.',
     normalize: (value: boolean | undefined) => value ?? true,
     cacheKey: true,
@@ -363,7 +447,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'freshness',
     kind: 'text',
-    schema: FreshnessSchema,
+    get schema() {
+      return freshnessSchema();
+    },
+    accepts: (value: unknown) => typeof value === 'string' && parseFreshness(value) !== undefined,
     description: `Only results published in this time range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\` (the last 24 hours, 7, 31 or 365 days), or dates \`YYYY-MM-DD..YYYY-MM-DD\`, inclusive, with either end (not both) left open (\`2026-01-01..\`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range; a date up to ${MAX_PUBLISHED_AHEAD_MS / 3_600_000} hours ahead of the server's clock counts as now (publishers date pages in their own time zone), except past the last day of a range that is over.`,
     example: 'week',
     normalize: (value: string | undefined) => (value === undefined ? undefined : normalizeFreshness(value)),
@@ -386,7 +473,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'include_domains',
     kind: 'list',
-    schema: domainListSchema('include_domains'),
+    get schema() {
+      return includeDomainsSchema();
+    },
+    accepts: acceptsDomainList,
     description: `Only results whose host is one of these domains or a subdomain of one (\`docs.example.org\` matches \`a.docs.example.org\`, never \`notdocs.example.org\`): 1–${MAX_SCOPE_DOMAINS} host names of at least two labels, case-insensitive, an internationalized name as Unicode or punycode; no scheme, port, path, wildcard or IP address. Enforced on every result, whatever the provider returned.`,
     example: ['developer.mozilla.org'],
     normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
@@ -408,7 +498,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'exclude_domains',
     kind: 'list',
-    schema: domainListSchema('exclude_domains'),
+    get schema() {
+      return excludeDomainsSchema();
+    },
+    accepts: acceptsDomainList,
     description: `Remove results whose host is one of these domains or a subdomain of one: 1–${MAX_SCOPE_DOMAINS} host names, in the form of \`include_domains\`. An entry equal to an included domain, or one that covers it (\`example.org\` excluded, \`docs.example.org\` included), is refused.`,
     example: ['example.com'],
     normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
@@ -437,7 +530,10 @@ export const REQUEST_FIELDS = [
   {
     name: 'extra_snippets',
     kind: 'boolean',
-    schema: z.boolean({ error: issueMessage('boolean', { field: 'extra_snippets' }) }),
+    get schema() {
+      return extraSnippetsSchema();
+    },
+    accepts: acceptsBoolean,
     description: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (\`extra_snippets\`, each at most ${MAX_EXTRA_SNIPPET_LENGTH} characters of plain text), beyond its description. Default false. A provider that cannot give them refuses the request with a 400 rather than answering without them.`,
     normalize: (value: boolean | undefined) => (value === true ? true : undefined),
     cacheKey: true,

@@ -1,3 +1,4 @@
+export * from './accept.ts';
 export * from './client-env.ts';
 export * from './countries.ts';
 export * from './display-url.ts';
@@ -12,6 +13,7 @@ export * from './openapi.ts';
 export * from './paths.ts';
 export * from './providers.ts';
 export * from './rate-limit.ts';
+export * from './request-schema-values.ts';
 export * from './request-schemas.ts';
 export * from './response-schemas.ts';
 export * from './routes.ts';

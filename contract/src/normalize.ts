@@ -1,7 +1,8 @@
 import type { z } from 'zod';
+import { acceptItems } from './accept.ts';
 import { fieldNames, type NormalizedFields, REQUEST_FIELDS, type RequestFields } from './fields.ts';
 import { issueMessage } from './issue-messages.ts';
-import { type RequestId, type WebSearchRequest, WebSearchRequestSchema } from './request-schemas.ts';
+import { contractRequestSchema, type RequestId, type WebSearchRequest } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
 
 /**
@@ -74,10 +75,15 @@ export function assignIds(ids: readonly (RequestId | undefined)[]): RequestId[] 
 
 /**
  * Turns untrusted input into a normalized request, or the list of everything wrong with it.
- * Nothing is half-done: either every item is valid and normalized, or none is returned.
+ * Nothing is half-done: either every item is valid and normalized, or none is returned. A request
+ * the field table's `accepts` take is normalized without zod (`accept.ts`); any other goes through
+ * the request schema, whose issues say what is wrong.
  */
 export function normalizeRequest(input: unknown): NormalizeResult {
-  const parsed = WebSearchRequestSchema.safeParse(input);
+  const accepted = acceptItems(input);
+  if (accepted !== undefined)
+    return { ok: true, request: { requests: normalizeItems(accepted) as NormalizedRequestItem[] } };
+  const parsed = contractRequestSchema().safeParse(input);
   if (!parsed.success) return { ok: false, issues: toIssues(parsed.error) };
   return { ok: true, request: normalizeParsed(parsed.data) };
 }

@@ -2,12 +2,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@aste
 import { ERROR_TABLE } from './errors.ts';
 import { REQUEST_FIELDS, type RequestFields } from './fields.ts';
 import { RATE_LIMIT_ROUTE_HEADERS } from './rate-limit.ts';
-import {
-  buildItemSchema,
-  buildRequestSchema,
-  WebSearchRequestItemSchema,
-  WebSearchRequestSchema,
-} from './request-schemas.ts';
+import { WebSearchRequestItemSchema, WebSearchRequestSchema } from './request-schema-values.ts';
+import { buildItemSchema, buildRequestSchema } from './request-schemas.ts';
 import {
   ErrorResponseSchema,
   ResultGroupSchema,

@@ -1,13 +1,15 @@
-// The request schemas, apart from the response ones: a client validating requests (the CLI's
-// search) does not build the response schemas at start-up. The item's fields come from the field
-// table (`fields.ts`).
+// The request schemas' builders, apart from the response schemas, and the contract's own request
+// schemas built at their first use: a client that only sends valid requests (the CLI's search)
+// accepts them without zod (`accept.ts`) and never builds these. The item's fields come from the
+// field table (`fields.ts`); the schemas as constants are in `request-schema-values.ts`.
 import { getRefId } from '@asteasolutions/zod-to-openapi';
 import { REQUEST_FIELDS, type RequestField, type RequestFields } from './fields.ts';
 import { fieldError, issueMessage } from './issue-messages.ts';
 import { MAX_BATCH_ITEMS, MIN_BATCH_ITEMS } from './limits.ts';
+import { once } from './once.ts';
 import { z } from './zod.ts';
 
-export { IdSchema, type RequestId } from './fields.ts';
+export type { RequestId } from './fields.ts';
 
 /** The zod shape of an item built from a field table: each field's schema, optional unless required. */
 export type ItemShape<F extends RequestFields> = {
@@ -78,8 +80,10 @@ export function buildRequestSchema<I extends z.ZodType<{ id?: string | number | 
     });
 }
 
-export const WebSearchRequestItemSchema = buildItemSchema(REQUEST_FIELDS);
-export type WebSearchRequestItem = z.infer<typeof WebSearchRequestItemSchema>;
+/** The contract's item schema (`WebSearchRequestItemSchema`), built at its first use. */
+export const contractItemSchema = once(() => buildItemSchema(REQUEST_FIELDS));
+export type WebSearchRequestItem = z.infer<ReturnType<typeof contractItemSchema>>;
 
-export const WebSearchRequestSchema = buildRequestSchema(WebSearchRequestItemSchema);
-export type WebSearchRequest = z.infer<typeof WebSearchRequestSchema>;
+/** The contract's request schema (`WebSearchRequestSchema`), built at its first use. */
+export const contractRequestSchema = once(() => buildRequestSchema(contractItemSchema()));
+export type WebSearchRequest = z.infer<ReturnType<typeof contractRequestSchema>>;

@@ -17,7 +17,7 @@ import {
   MAX_TITLE_LENGTH,
   MAX_URL_LENGTH,
 } from './limits.ts';
-import { IdSchema } from './request-schemas.ts';
+import { IdSchema } from './request-schema-values.ts';
 import { z } from './zod.ts';
 
 export const MetaUrlSchema = z

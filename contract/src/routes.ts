@@ -1,6 +1,6 @@
 import type { ErrorCode } from './errors.ts';
 import { MAX_BATCH_ITEMS } from './limits.ts';
-import { WebSearchRequestSchema } from './request-schemas.ts';
+import { WebSearchRequestSchema } from './request-schema-values.ts';
 import { WebSearchResponseSchema } from './response-schemas.ts';
 import { HealthSchema, ReadinessSchema, SkillInfoSchema } from './skill-info.ts';
 import { EVENT_STREAM_MEDIA_TYPE, SearchStreamEventSchema } from './stream-schemas.ts';

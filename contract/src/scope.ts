@@ -3,6 +3,7 @@
 // scope on every result with these functions, whatever the provider did.
 import { issueMessage } from './issue-messages.ts';
 import { MAX_PUBLISHED_AHEAD_MS, MAX_SCOPE_DOMAINS, MIN_SCOPE_DOMAINS } from './limits.ts';
+import { once } from './once.ts';
 import { z } from './zod.ts';
 
 /** The named time ranges, each the last N days up to now (UTC). */
@@ -120,6 +121,17 @@ export function domainListSchema(field: string) {
     .max(MAX_SCOPE_DOMAINS, { error: size });
 }
 
+/** `domainListSchema`'s verdict without zod. */
+export function acceptsDomainList(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length < MIN_SCOPE_DOMAINS || value.length > MAX_SCOPE_DOMAINS) return false;
+  // Every index, a hole in a sparse array included (`every` would skip it; zod reads it as undefined).
+  for (let index = 0; index < value.length; index++) {
+    const entry: unknown = value[index];
+    if (typeof entry !== 'string' || normalizeDomain(entry) === undefined) return false;
+  }
+  return true;
+}
+
 /**
  * Why `text` is no `freshness` value, in the contract's words: a date range that only misses by a
  * date that does not exist, or by its order, says so; anything else gets the form's whole rule.
@@ -136,11 +148,13 @@ export function freshnessProblem(text: string): string | undefined {
   return issueMessage('freshnessOrder', { from, to });
 }
 
-/** The schema of `freshness`. */
-export const FreshnessSchema = z.string({ error: issueMessage('freshness') }).superRefine((text, ctx) => {
-  const problem = freshnessProblem(text);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-});
+/** The schema of `freshness`, built at its first use. */
+export const freshnessSchema = once(() =>
+  z.string({ error: issueMessage('freshness') }).superRefine((text, ctx) => {
+    const problem = freshnessProblem(text);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /**
  * The conflicts between an item's two domain lists: each excluded entry equal to, or covering, an

@@ -1,4 +1,4 @@
-import { assignIds, pageOfItem, type ResultGroup, WebSearchRequestSchema } from '@openmates/contract';
+import { assignIds, normalizeRequest, pageOfItem, type ResultGroup } from '@openmates/contract';
 import { cliVariable } from '../lib/cli-env.ts';
 import { type CliIO, write } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
@@ -195,9 +195,9 @@ export async function runSearch(
     else if (piped) options.onGroup = (group, index) => pipedGroup(group, index);
     else if (startView) {
       // Only a request that will run gets the view: a refused one prints its refusal without a flash of spinners.
-      const parsed = WebSearchRequestSchema.safeParse(request);
-      if (!parsed.success) return options;
-      const ids = assignIds(parsed.data.requests.map((item) => item.id));
+      const normalized = normalizeRequest(request);
+      if (!normalized.ok) return options;
+      const ids = normalized.request.requests.map((item) => item.id);
       const shown = startView(io.stdout, ids, humanOptions(io, request));
       view = shown;
       options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
