@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, requireBuild, runCli, type ServeProcess, startServe } from './run-cli.ts';
+import { BIN, baseEnv, requireBuild, runCli, type ServeProcess, startServe } from './run-cli.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find escape codes
 const ESCAPE = /\u001b\[/;
@@ -27,6 +28,21 @@ const withoutRequestId = (json: string) => {
 };
 
 describe('openmates search', () => {
+  it('ends quietly with exit 0 when the reader of its JSON has gone (`| head -c 0`)', async () => {
+    // The read end is closed before the process can have written (it is still loading), so its
+    // one write of the answer meets a closed pipe (EPIPE).
+    const child = spawn(process.execPath, [BIN, 'search', 'rust', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('prints one block per query with numbered results, and exits 0', async () => {
     const result = await runCli(['search', 'rust async', 'sqlite', '--count', '2'], env);
     expect(result.code).toBe(0);

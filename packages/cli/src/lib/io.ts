@@ -5,23 +5,53 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
+  /** The descriptor under `stdout` when it is the process's own; a test's stream has none. */
+  readonly stdoutFd?: number;
   env: Record<string, string | undefined>;
 }
 
 export function processIO(): CliIO {
   return {
-    // A getter: touching process.stdin sets up a stream (about 3 ms of a cold start), and only
-    // `--input -` reads it.
+    // Getters: touching a stream of the process sets it up (2 to 3 ms each of a cold start). Only
+    // `--input -` reads stdin, and a search printing JSON writes to stdout's descriptor instead
+    // (`writeOutput`).
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdout() {
+      return process.stdout;
+    },
+    stdoutFd: 1,
+    get stderr() {
+      return process.stderr;
+    },
     env: processEnv(),
   };
 }
 
 /** Writes and resolves once the data is handed to the OS, so an exit right after loses nothing. */
-export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+export function write(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * Writes a command's whole output to stdout: to its descriptor when `io` has one, which spares
+ * setting up the stream (4 to 6 ms of a cold start, for node:net and the stream machinery), else
+ * through the stream. Blocking, as Node itself writes to pipes, files and terminals on Linux; a
+ * descriptor another process left non-blocking (EAGAIN) gets the rest through the stream. A reader
+ * that has gone (EPIPE: `| head -c 10`) ends the output quietly: it asked for no more.
+ */
+export async function writeOutput(io: CliIO, text: string): Promise<void> {
+  if (io.stdoutFd === undefined) return write(io.stdout, text);
+  const { writeSync } = process.getBuiltinModule('node:fs');
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(io.stdoutFd, bytes, at);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw error;
+    await write(io.stdout, bytes.subarray(at));
+  }
 }

@@ -1,6 +1,6 @@
 import { assignIds, normalizeRequest, pageOfItem, type ResultGroup } from '@openmates/contract';
 import { cliVariable } from '../lib/cli-env.ts';
-import { type CliIO, write } from '../lib/io.ts';
+import { type CliIO, write, writeOutput } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
 import { type SearchFlagValues, switchGivenValue } from './search-flags.ts';
@@ -230,8 +230,8 @@ export async function runSearch(
   }
   const machine = flags.json || flags.jsonl;
   if (flags.json) {
-    if (outcome.kind === 'response') await write(io.stdout, `${JSON.stringify(outcome.response)}\n`);
-    else if (outcome.kind === 'error') await write(io.stdout, `${JSON.stringify(outcome.body)}\n`);
+    if (outcome.kind === 'response') await writeOutput(io, `${JSON.stringify(outcome.response)}\n`);
+    else if (outcome.kind === 'error') await writeOutput(io, `${JSON.stringify(outcome.body)}\n`);
   }
   if (outcome.kind === 'error') {
     if (!machine) {
