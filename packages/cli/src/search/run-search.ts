@@ -1,6 +1,6 @@
 import { assignIds, normalizeRequest, pageOfItem, type ResultGroup } from '@openmates/contract';
 import { cliVariable } from '../lib/cli-env.ts';
-import { type CliIO, write, writeOutput } from '../lib/io.ts';
+import { type CliIO, stderrIsTerminal, write, writeOutput } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
 import { errorLine, type LiveOptions, outcomeExitCode, type SearchOutcome } from './outcome.ts';
 import { type SearchFlagValues, switchGivenValue } from './search-flags.ts';
@@ -81,12 +81,12 @@ function idIndex(request: unknown, id: unknown): number | undefined {
  */
 function logsOnTerminal(io: CliIO): boolean {
   const level = io.env.OPENMATES_LOG_LEVEL?.trim();
-  return io.stderr.isTTY === true && level !== undefined && level !== '' && level !== 'silent';
+  return stderrIsTerminal(io) && level !== undefined && level !== '' && level !== 'silent';
 }
 
 /** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
 async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
-  if (!io.stderr.isTTY || io.env.TERM === 'dumb' || logsOnTerminal(io)) return { stop() {} };
+  if (!stderrIsTerminal(io) || io.env.TERM === 'dumb' || logsOnTerminal(io)) return { stop() {} };
   const { default: yoctoSpinner } = await import('yocto-spinner');
   const spinner = yoctoSpinner({
     text: `Searching ${count === 1 ? '1 query' : `${count} queries`}…`,
