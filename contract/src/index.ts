@@ -9,6 +9,7 @@ export * from './issue-messages.ts';
 export * from './languages.ts';
 export * from './limits.ts';
 export * from './normalize.ts';
+export * from './once.ts';
 export * from './openapi.ts';
 export * from './paths.ts';
 export * from './providers.ts';

@@ -10,6 +10,7 @@ import {
   DEFAULT_REQUEST_DEADLINE_MS,
   DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
+  once,
   PROVIDER_IDS,
   type ProviderId,
 } from '@openmates/contract';
@@ -98,7 +99,7 @@ export interface RedisConfig {
   prefix: string;
 }
 
-const redisUrl = z.lazy(() =>
+const redisUrl = once(() =>
   z.preprocess(
     blankToUndefined,
     z
@@ -114,7 +115,7 @@ const RATE_MESSAGE =
   'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
 
 /** `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. */
-const providerRates = z.lazy(() =>
+const providerRates = once(() =>
   z.preprocess(
     blankToUndefined,
     z
@@ -169,7 +170,7 @@ function readChain(text: string): { ids: ProviderId[] } | { problem: string } {
 }
 
 const providerChain = withReader(
-  z.lazy(() =>
+  once(() =>
     z.preprocess(
       blankToUndefined,
       z
@@ -249,7 +250,7 @@ export const ENGINE_ENVIRONMENT = {
   OPENMATES_REDIS_PREFIX: {
     description: 'Before every Redis key: 1–64 letters, digits or `:` `.` `_` `-`.',
     ...withDefault(
-      z.lazy(() =>
+      once(() =>
         z.preprocess(
           blankToUndefined,
           z
@@ -267,7 +268,7 @@ export const ENGINE_ENVIRONMENT = {
     description: `Level of the JSON log lines on stderr: ${LOG_LEVELS.join(', ')}.`,
     ...withDefault(
       withReader(
-        z.lazy(() =>
+        once(() =>
           z.preprocess(
             lowercased,
             z.enum(LOG_LEVELS, { message: `OPENMATES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).optional(),

@@ -3,6 +3,7 @@ import {
   DEFAULT_RATE_LIMIT_PER_MIN,
   DEFAULT_RATE_LIMIT_WINDOW_S,
   DEFAULT_STREAM_KEEPALIVE_MS,
+  once,
 } from '@openmates/contract';
 import { type EnvTable, tableSchema } from '@openmates/core';
 import { z } from 'zod';
@@ -41,11 +42,13 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 function bounded(fallback: number, min: number, max: number, message: string) {
   return {
     default: String(fallback),
-    schema: z
-      .string()
-      .optional()
-      .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
-      .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { message }),
+    schema: once(() =>
+      z
+        .string()
+        .optional()
+        .transform((s) => (s === undefined || s.trim() === '' ? fallback : Number(s)))
+        .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, { message }),
+    ),
   };
 }
 
@@ -55,15 +58,17 @@ function milliseconds(name: string, fallback: number) {
 }
 
 /** A comma-separated list, blanks dropped. */
-const commaList = z
-  .string()
-  .optional()
-  .transform((s) =>
-    (s ?? '')
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean),
-  );
+const commaList = once(() =>
+  z
+    .string()
+    .optional()
+    .transform((s) =>
+      (s ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+);
 
 /** The server's variables: what `loadServerConfig` parses them with, and what docs/reference.md says of each. */
 export const SERVER_ENVIRONMENT = {
@@ -103,15 +108,17 @@ export const SERVER_ENVIRONMENT = {
   OPENMATES_ALLOWED_ORIGINS: {
     description:
       'Comma-separated origins (`https://app.example.com`) whose browsers may call the API (CORS, never credentials), and which `/mcp` accepts in `Origin` and `Host` besides the names the server is bound to.',
-    schema: commaList.refine((origins) => origins.every(isOrigin), {
-      message:
-        'OPENMATES_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
-    }),
+    schema: once(() =>
+      commaList().refine((origins) => origins.every(isOrigin), {
+        message:
+          'OPENMATES_ALLOWED_ORIGINS must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
+      }),
+    ),
   },
   OPENMATES_TRUST_PROXY: {
     description:
       "Comma-separated proxy addresses or CIDR subnets whose `X-Forwarded-For` names the client for keyless rate limiting; without it the connection's address counts.",
-    schema: z.string().optional(),
+    schema: once(() => z.string().optional()),
   },
   OPENMATES_DRAIN_MS: {
     description: 'After SIGTERM, how long searches in flight may run on while new work gets 503, in milliseconds.',

@@ -1,3 +1,4 @@
+import { once } from '@openmates/contract';
 import { z } from 'zod';
 
 /** An environment as the process has it: every value a string, or unset. */
@@ -12,21 +13,28 @@ export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
+ * A variable's schema, built at its first use (`once`): a table costs nothing at load, and a
+ * process that reads only unset variables and values its readers answer for never runs zod, not
+ * even to make a lazy schema (zod's first schema of a process costs it about 2 ms).
+ */
+export type EnvSchema<S extends z.ZodType = z.ZodType> = () => S;
+
+/**
  * Readers of a variable's value in its common form, without zod, by schema: `read(raw)` is the
  * value the schema parses `raw` to, or undefined to leave `raw` to the schema (a wrong value, a
  * blank, an unusual form). Running a schema first costs building it and compiling zod's code for
  * it, while a process parses each variable once; a test holds every reader to its schema's answer.
  */
-const READERS = new WeakMap<z.ZodType, (raw: string) => unknown>();
+const READERS = new WeakMap<EnvSchema, (raw: string) => unknown>();
 
 /** `schema`, read by `read` where it answers (see `READERS`). */
-export function withReader<S extends z.ZodType>(schema: S, read: (raw: string) => unknown): S {
+export function withReader<S extends z.ZodType>(schema: EnvSchema<S>, read: (raw: string) => unknown): EnvSchema<S> {
   READERS.set(schema, read);
   return schema;
 }
 
 /** The reader of `schema`, if it has one. */
-export function readerOf(schema: z.ZodType): ((raw: string) => unknown) | undefined {
+export function readerOf(schema: EnvSchema): ((raw: string) => unknown) | undefined {
   return READERS.get(schema);
 }
 
@@ -35,7 +43,7 @@ const plainText = (raw: string) => (raw.trim() === '' ? undefined : raw);
 
 /**
  * A whole number ≥ `min` (and ≤ `max` when given), or undefined when unset or blank. Like every
- * schema of an environment table, built on its first parse (`z.lazy`): a process sets few of the
+ * schema of an environment table, built on its first use (`EnvSchema`): a process sets few of the
  * variables it could read, and `parseEnv` never runs the schema of an unset one.
  */
 export const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
@@ -45,7 +53,7 @@ export const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INT
       : `${name} must be a whole number from ${min} to ${max}`;
   const inRange = (n: number) => n >= min && n <= max && Number.isSafeInteger(n);
   return withReader(
-    z.lazy(() =>
+    once(() =>
       z.preprocess(
         blankToUndefined,
         z.string().regex(/^\d+$/, { message }).transform(Number).refine(inRange, { message }).optional(),
@@ -61,7 +69,7 @@ export const wholeNumber = (name: string, min: number, max = Number.MAX_SAFE_INT
 /** An http(s) URL without trailing slashes, or undefined when unset or blank. */
 export const httpUrl = (name: string) =>
   withReader(
-    z.lazy(() =>
+    once(() =>
       z.preprocess(
         blankToUndefined,
         z
@@ -79,7 +87,7 @@ const withoutTrailingSlashes = (s: string) => s.replace(/\/+$/, '');
 /** Any text, or undefined when unset or blank. */
 export const text = () =>
   withReader(
-    z.lazy(() => z.preprocess(blankToUndefined, z.string().optional())),
+    once(() => z.preprocess(blankToUndefined, z.string().optional())),
     plainText,
   );
 
@@ -93,7 +101,7 @@ export const secret = text();
 export const ONE_PARSE = { jitless: true } as const;
 
 /** What a table's parser yields: each variable's parsed value, by name. */
-export type EnvValues<T extends EnvTable> = { -readonly [K in keyof T]: z.output<T[K]['schema']> };
+export type EnvValues<T extends EnvTable> = { -readonly [K in keyof T]: z.output<ReturnType<T[K]['schema']>> };
 
 /**
  * Reads every variable of `table` from `env`, as `tableSchema(table)` would (the same values, the
@@ -119,7 +127,7 @@ export function readEnv<T extends EnvTable>(
       data[name] = read;
       continue;
     }
-    const parsed = variable.schema.safeParse(raw, ONE_PARSE);
+    const parsed = variable.schema().safeParse(raw, ONE_PARSE);
     if (!parsed.success) issues.push(...parsed.error.issues.map((issue) => issue.message));
     else if (parsed.data !== undefined) data[name] = parsed.data;
   }
@@ -147,11 +155,11 @@ export function hostOf(url: string): string {
  * One environment variable as the code that reads it declares it: the schema parses it, and
  * docs/reference.md prints its default and description from the same entry, so the page cannot
  * name a variable the parser does not read, nor a default it does not apply. Plain data: a table
- * costs nothing at load, its schemas being built on their first parse (`z.lazy`).
+ * costs nothing at load, its schemas being built on their first use (`EnvSchema`).
  */
 export interface EnvVariable<S extends z.ZodType = z.ZodType> {
   /** Parses the variable's value; `undefined` while it is unset. */
-  readonly schema: S;
+  readonly schema: EnvSchema<S>;
   /**
    * What `schema` yields for an unset variable, so that `readEnv` need not run it: `withDefault`'s
    * value; absent when that is `undefined`. A test holds every entry to its schema's own answer.
@@ -167,10 +175,12 @@ export interface EnvVariable<S extends z.ZodType = z.ZodType> {
 export type EnvTable = Readonly<Record<string, EnvVariable>>;
 
 /** The zod object that parses every variable of `table`. */
-export function tableSchema<T extends EnvTable>(table: T): z.ZodObject<{ -readonly [K in keyof T]: T[K]['schema'] }> {
+export function tableSchema<T extends EnvTable>(
+  table: T,
+): z.ZodObject<{ -readonly [K in keyof T]: ReturnType<T[K]['schema']> }> {
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, variable] of Object.entries(table)) shape[name] = variable.schema;
-  return z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof T]: T[K]['schema'] }>;
+  for (const [name, variable] of Object.entries(table)) shape[name] = variable.schema();
+  return z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof T]: ReturnType<T[K]['schema']> }>;
 }
 
 /**
@@ -178,11 +188,11 @@ export function tableSchema<T extends EnvTable>(table: T): z.ZodObject<{ -readon
  * that same value (`shown` when it reads better otherwise), and `unset` too.
  */
 export function withDefault<T extends string | number>(
-  schema: z.ZodType<T | undefined, unknown>,
+  schema: EnvSchema<z.ZodType<T | undefined, unknown>>,
   value: T,
   shown: string = String(value),
 ) {
   const read = readerOf(schema);
-  const withValue = z.lazy(() => schema.transform((parsed): T => parsed ?? value));
+  const withValue = once(() => schema().transform((parsed): T => parsed ?? value));
   return { schema: read ? withReader(withValue, read) : withValue, default: shown, unset: value };
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_OPENAI_TIMEOUT_MS,
   MAX_OPENAI_MAX_SEARCHES,
   MIN_OPENAI_MAX_SEARCHES,
+  once,
 } from '@openmates/contract';
 import { z } from 'zod';
 import { ProviderNotConfiguredError } from '../../provider.ts';
@@ -45,7 +46,7 @@ const ENVIRONMENT = {
   OPENMATES_OPENAI_SEARCH_MODEL: {
     description: "The model that runs OpenAI's hosted `web_search` tool.",
     ...withDefault(
-      z.lazy(() =>
+      once(() =>
         z.preprocess(
           blankToUndefined,
           z
