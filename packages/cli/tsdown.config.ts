@@ -65,6 +65,30 @@ const SEARCH_PATH = [
 ];
 const onSearchPath = (id: string) => SEARCH_PATH.some((path) => id.replaceAll('\\', '/').includes(`/${path}`));
 
+/**
+ * The engine, which the search path imports lazily, as one chunk too: the CLI's in-process search,
+ * core's modules and the contract's provider list (left to itself rolldown made five files of
+ * them). Core's modules that it imports lazily itself stay out (`ENGINE_LAZY`), or joining its
+ * chunk would evaluate them on every start: OpenAI's transport, the demo corpus's page text,
+ * the reader of added files. `test/cold-start.test.ts` holds the list to core's dynamic imports.
+ */
+export const ENGINE_LAZY = [
+  'packages/core/src/providers/openai/transport.ts',
+  'packages/core/src/providers/openai/events.ts',
+  'packages/core/src/providers/openai/receipts.ts',
+  'packages/core/src/providers/local/generated/page-text.js',
+  'packages/core/src/providers/local/read-file-document.ts',
+];
+const onEnginePath = (id: string) => {
+  const path = id.replaceAll('\\', '/');
+  if (ENGINE_LAZY.some((lazy) => path.includes(`/${lazy}`))) return false;
+  return (
+    path.includes('/packages/core/src/') ||
+    path.includes('/packages/cli/src/search/in-process.ts') ||
+    path.includes('/contract/src/providers.ts')
+  );
+};
+
 export default defineConfig({
   entry: {
     'fast-search': 'src/fast-search.ts',
@@ -89,7 +113,19 @@ export default defineConfig({
   // tsdown keeps `dependencies` external and bundles everything else it meets.
   deps: { onlyBundle: false },
   plugins: [builtinsWithoutFacade()],
-  outputOptions: { codeSplitting: { groups: [{ name: 'search-path', test: onSearchPath }] } },
+  outputOptions: {
+    codeSplitting: {
+      groups: [
+        { name: 'search-path', test: onSearchPath },
+        // `--version` prints the fingerprint: a chunk of its own, not the engine's.
+        {
+          name: 'fingerprint',
+          test: (id: string) => id.replaceAll('\\', '/').includes('/contract/src/generated/fingerprint.ts'),
+        },
+        { name: 'engine', test: onEnginePath },
+      ],
+    },
+  },
   dts: false,
   sourcemap: false,
   clean: true,

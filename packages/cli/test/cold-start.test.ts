@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, requireBuild, runCli, runProcess } from './run-cli.ts';
@@ -28,6 +28,28 @@ async function staticGraph(file: string): Promise<Set<string>> {
       if (imported !== undefined) pending.push(imported);
   }
   return found;
+}
+
+const CORE = fileURLToPath(new URL('../../core/src/', import.meta.url));
+
+/**
+ * Core's modules that only `import()` reaches (no module imports them statically), as paths under
+ * packages/core/src: the engine chunk must not hold them, or loading it would evaluate them.
+ */
+async function lazyOnlyCoreModules(): Promise<string[]> {
+  const sources = (await readdir(CORE, { recursive: true })).filter(
+    (file) => /\.[jt]s$/.test(file) && !file.endsWith('.test.ts'),
+  );
+  const dynamic = new Set<string>();
+  const statics = new Set<string>();
+  for (const file of sources) {
+    const code = await readFile(join(CORE, file), 'utf8');
+    const target = (specifier: string) => relative(CORE, resolve(CORE, dirname(file), specifier));
+    for (const [, specifier] of code.matchAll(/import\('(\.[^']+)'\)/g)) if (specifier) dynamic.add(target(specifier));
+    for (const [, specifier] of code.matchAll(/^(?:import|export) (?!type )[^;]*? from '(\.[^']+)';$/gms))
+      if (specifier) statics.add(target(specifier));
+  }
+  return [...dynamic].filter((path) => !statics.has(path));
 }
 
 let dir: string;
@@ -64,6 +86,17 @@ describe('the cold start of openmates search', () => {
     // Each file costs the loader a fixed time; tsdown.config.ts lists the path's modules for one chunk.
     const files = [...(await staticGraph('fast-search.js'))].map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
     expect(files.sort()).toEqual(['fast-search.js', 'rolldown-runtime', 'search-path']);
+  });
+
+  it('keeps the modules the engine imports lazily out of its chunk', async () => {
+    const lazy = await lazyOnlyCoreModules();
+    expect(lazy).toContain('providers/openai/transport.ts');
+    const engine = (await readdir(DIST)).find((file) => file.startsWith('engine-'));
+    const code = await readFile(join(DIST, engine ?? 'missing'), 'utf8');
+    for (const path of lazy) expect(code, path).not.toContain(`// ../core/src/${path}\n`);
+    // …while the engine itself is one chunk besides the contract's fingerprint and the search path.
+    const files = [...(await staticGraph(engine ?? 'missing'))].map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
+    expect(files.sort()).toEqual(['engine', 'fingerprint', 'rolldown-runtime', 'search-path']);
   });
 
   it('answers a local search without loading node:crypto, Web Crypto, web streams or worker_threads', async () => {
