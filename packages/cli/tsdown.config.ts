@@ -28,6 +28,26 @@ function builtinsWithoutFacade() {
 }
 
 /**
+ * lru-cache picks its TTL clock when it loads, by reading the `performance` global, and reading it
+ * makes Node load perf_hooks (nine modules, about 2 ms of every start) although a search never
+ * sets a TTL that way in this process. The bundle hands it a clock that reads `performance` at
+ * its first `now()`, so lru-cache times TTLs exactly as before. The expression is matched exactly:
+ * an lru-cache whose code no longer has it fails the build rather than loading perf_hooks again.
+ */
+function lruCacheClockOnFirstUse() {
+  const PROBE =
+    /typeof performance\s*==\s*"object"\s*&&\s*performance\s*&&\s*typeof performance\.now\s*==\s*"function"\s*\?\s*performance\s*:\s*Date/;
+  return {
+    name: 'lru-cache-clock-on-first-use',
+    transform(code: string, id: string) {
+      if (!id.replaceAll('\\', '/').includes('/node_modules/lru-cache/')) return undefined;
+      if (!PROBE.test(code)) throw new Error(`lru-cache no longer reads its clock as expected (${id})`);
+      return code.replace(PROBE, '{ now: () => globalThis.performance.now() }');
+    },
+  };
+}
+
+/**
  * The modules `openmates search`'s fast path imports statically (`src/fast-search.ts` down to
  * zod), by their path under the repository. Left to itself, rolldown makes a chunk of each set of
  * modules the entries share alike, which made that path ten files, and each file costs the loader
@@ -112,7 +132,7 @@ export default defineConfig({
   // manifest) and the output helpers.
   // tsdown keeps `dependencies` external and bundles everything else it meets.
   deps: { onlyBundle: false },
-  plugins: [builtinsWithoutFacade()],
+  plugins: [builtinsWithoutFacade(), lruCacheClockOnFirstUse()],
   outputOptions: {
     codeSplitting: {
       groups: [

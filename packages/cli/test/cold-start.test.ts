@@ -12,6 +12,7 @@ const NOT_ON_A_LOCAL_SEARCH = [
   'NativeModule internal/crypto/webcrypto', // the `crypto` global: a request id needs no Web Crypto
   'NativeModule internal/webstreams/transformstream', // web streams: only the OpenAI transport
   'NativeModule worker_threads', // what node:util's ESM facade drags in through its getters
+  'NativeModule perf_hooks', // the `performance` global: the engine's clock is process.hrtime, lru-cache's read at first use
 ];
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -99,7 +100,7 @@ describe('the cold start of openmates search', () => {
     expect(files.sort()).toEqual(['engine', 'fingerprint', 'rolldown-runtime', 'search-path']);
   });
 
-  it('answers a local search without loading node:crypto, Web Crypto, web streams or worker_threads', async () => {
+  it('answers a local search without loading node:crypto, Web Crypto, web streams, worker_threads or perf_hooks', async () => {
     const list = join(dir, 'loaded.txt');
     const search = await runProcess(
       process.execPath,

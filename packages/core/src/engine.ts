@@ -6,7 +6,7 @@ import { createRedactor } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { EngineObserver, SearchRun } from './pipeline/call.ts';
 import { settleGroup } from './pipeline/chain.ts';
-import { type Clock, createMembers, type Member, realSleep } from './pipeline/members.ts';
+import { type Clock, createMembers, type Member, monotonicNow, realSleep } from './pipeline/members.ts';
 import type { SearchProvider } from './provider.ts';
 import { newRequestId } from './request-id.ts';
 import { frozenCopy } from './result-cache.ts';
@@ -33,7 +33,7 @@ export interface EngineOptions {
   extraSecrets?: readonly string[];
   /** Told about provider calls, cache lookups and finished groups (the server's metrics). */
   observer?: EngineObserver;
-  /** Injectable clock and sleep for tests; default `performance.now` and a real timer. */
+  /** Injectable clock and sleep for tests; default `monotonicNow` and a real timer. */
   now?: Clock['now'];
   sleep?: Clock['sleep'];
   /** Wall time in ms since the epoch, for time ranges ("the last 7 days"); default `Date.now`. */
@@ -187,7 +187,7 @@ export function createEngine(options: EngineOptions): Engine {
   if (chain.length === 0) throw new TypeError('createEngine needs at least one provider');
   const redact = createRedactor([...configSecrets(config), ...(options.extraSecrets ?? [])]);
   const clock: Clock = {
-    now: options.now ?? (() => performance.now()),
+    now: options.now ?? monotonicNow,
     sleep: options.sleep ?? realSleep,
     wallClock: options.wallClock ?? (() => Date.now()),
   };

@@ -4,7 +4,7 @@ import type { ProviderAnswer, ProviderQuery, SearchProvider } from '../provider.
 import { scopeOf } from '../scope-filter.ts';
 import type { UpstreamGate } from '../upstream-gate.ts';
 import { providerAnswer } from './call.ts';
-import { type Clock, type Member, realSleep } from './members.ts';
+import { type Clock, type Member, monotonicNow, realSleep } from './members.ts';
 
 /** How `queryProvider` runs a query; every option has the engine's default. */
 export interface QueryOptions {
@@ -34,7 +34,7 @@ export async function queryProvider(
   options: QueryOptions = {},
 ): Promise<ProviderAnswer> {
   const clock: Clock = {
-    now: options.clock?.now ?? (() => performance.now()),
+    now: options.clock?.now ?? monotonicNow,
     sleep: options.clock?.sleep ?? realSleep,
     wallClock: options.clock?.wallClock ?? (() => Date.now()),
   };
