@@ -89,6 +89,12 @@ describe('the cold start of openmates search', () => {
     expect(files.sort()).toEqual(['fast-search.js', 'rolldown-runtime', 'search-path']);
   });
 
+  it('bundles the search path and the engine as ASCII (V8 reads any other source as two-byte text)', async () => {
+    const chunks = (await readdir(DIST)).filter((file) => /^(fast-search|search-path-|engine-)/.test(file));
+    expect(chunks.length).toBe(3);
+    for (const file of chunks) expect(await readFile(join(DIST, file), 'utf8'), file).not.toMatch(/[^\t\n\r -~]/);
+  });
+
   it('keeps the modules the engine imports lazily out of its chunk', async () => {
     const lazy = await lazyOnlyCoreModules();
     expect(lazy).toContain('providers/openai/transport.ts');
