@@ -1,7 +1,8 @@
 // Valid requests accepted without zod. Building the schemas and running zod's parser on a request
 // costs a cold process (the CLI's search) tens of milliseconds, most of its start; a request every
 // field of which its `accepts` takes is valid, and is normalized at once. Anything else goes
-// through the schemas, which decide and say what is wrong. `accept.test.ts` holds the verdicts equal.
+// through the schemas, which decide and say what is wrong. A property test
+// (`packages/server/src/request-accept.test.ts`) holds the verdicts equal.
 import { REQUEST_FIELDS, type RequestField, type RequestFields } from './fields.ts';
 import { MAX_BATCH_ITEMS, MIN_BATCH_ITEMS } from './limits.ts';
 

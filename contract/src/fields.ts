@@ -140,9 +140,9 @@ export interface RequestField {
   readonly schema: z.ZodType;
   /**
    * The schema's verdict on a value given for the field, without zod: true exactly when `schema`
-   * accepts it (`accept.test.ts` holds the two equal on random values). A valid request is accepted
-   * with these alone; anything else goes through the schemas, which word what is wrong. A field
-   * without it (a test's probe) always takes the schemas' path.
+   * accepts it (`packages/server/src/request-accept.test.ts` holds the two equal on random values).
+   * A valid request is accepted with these alone; anything else goes through the schemas, which
+   * word what is wrong. A field without it (a test's probe) always takes the schemas' path.
    */
   readonly accepts?: (value: unknown) => boolean;
   /**
