@@ -27,6 +27,9 @@ function builtinsWithoutFacade() {
   };
 }
 
+/** A module id with forward slashes, so the tests below read alike on every platform. */
+const slashed = (id: string) => id.replaceAll('\\', '/');
+
 /**
  * lru-cache picks its TTL clock when it loads, by reading the `performance` global, and reading it
  * makes Node load perf_hooks (nine modules, about 2 ms of every start) although a search never
@@ -40,7 +43,7 @@ function lruCacheClockOnFirstUse() {
   return {
     name: 'lru-cache-clock-on-first-use',
     transform(code: string, id: string) {
-      if (!id.replaceAll('\\', '/').includes('/node_modules/lru-cache/')) return undefined;
+      if (!slashed(id).includes('/node_modules/lru-cache/')) return undefined;
       if (!PROBE.test(code)) throw new Error(`lru-cache no longer reads its clock as expected (${id})`);
       return code.replace(PROBE, '{ now: () => globalThis.performance.now() }');
     },
@@ -83,7 +86,7 @@ const SEARCH_PATH = [
   'node_modules/zod/',
   'node_modules/@asteasolutions/zod-to-openapi/',
 ];
-const onSearchPath = (id: string) => SEARCH_PATH.some((path) => id.replaceAll('\\', '/').includes(`/${path}`));
+const onSearchPath = (id: string) => SEARCH_PATH.some((path) => slashed(id).includes(`/${path}`));
 
 /**
  * The engine, which the search path imports lazily, as one chunk too: the CLI's in-process search,
@@ -100,7 +103,7 @@ export const ENGINE_LAZY = [
   'packages/core/src/providers/local/read-file-document.ts',
 ];
 const onEnginePath = (id: string) => {
-  const path = id.replaceAll('\\', '/');
+  const path = slashed(id);
   if (ENGINE_LAZY.some((lazy) => path.includes(`/${lazy}`))) return false;
   return (
     path.includes('/packages/core/src/') ||
@@ -146,7 +149,7 @@ export default defineConfig({
         // `--version` prints the fingerprint: a chunk of its own, not the engine's.
         {
           name: 'fingerprint',
-          test: (id: string) => id.replaceAll('\\', '/').includes('/contract/src/generated/fingerprint.ts'),
+          test: (id: string) => slashed(id).includes('/contract/src/generated/fingerprint.ts'),
         },
         { name: 'engine', test: onEnginePath },
       ],

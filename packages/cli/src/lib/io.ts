@@ -13,6 +13,7 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  let stderrIsTTY: boolean | undefined;
   return {
     // Getters: touching a stream of the process sets it up (2 to 5 ms of a cold start). Only
     // `--input -` reads stdin; a search printing JSON writes to stdout's descriptor instead
@@ -33,8 +34,10 @@ export function processIO(): CliIO {
     // The bigint form has a buffer of its own: on Node 22.16 the shared one of a plain fstatSync
     // left the module resolver unable to find htmlparser2's own imports later in the process.
     get stderrIsTTY() {
-      const stat = process.getBuiltinModule('node:fs').fstatSync(2, { bigint: true });
-      return stat.isCharacterDevice() && process.stderr.isTTY === true;
+      stderrIsTTY ??=
+        process.getBuiltinModule('node:fs').fstatSync(2, { bigint: true }).isCharacterDevice() &&
+        process.stderr.isTTY === true;
+      return stderrIsTTY;
     },
     env: processEnv(),
   };
