@@ -28,10 +28,14 @@ const withoutRequestId = (json: string) => {
 };
 
 describe('openmates search', () => {
-  it('ends quietly with exit 0 when the reader of its JSON has gone (`| head -c 0`)', async () => {
+  it.each([
+    ['JSON', ['--json']],
+    ['event lines', ['--jsonl']],
+    ['human blocks', []],
+  ])('ends quietly with exit 0 when the reader of its %s has gone (`| head -c 0`)', async (_, flags) => {
     // The read end is closed before the process can have written (it is still loading), so its
-    // one write of the answer meets a closed pipe (EPIPE).
-    const child = spawn(process.execPath, [BIN, 'search', 'rust', '--json'], {
+    // writes of the answer meet a closed pipe (EPIPE).
+    const child = spawn(process.execPath, [BIN, 'search', 'rust', 'sqlite', ...flags], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

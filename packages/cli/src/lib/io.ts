@@ -22,7 +22,7 @@ export function processIO(): CliIO {
       return process.stdin;
     },
     get stdout() {
-      return process.stdout;
+      return quietWhenReaderGone(process.stdout);
     },
     stdoutFd: 1,
     get stderr() {
@@ -48,9 +48,34 @@ export function stderrIsTerminal(io: CliIO): boolean {
   return io.stderrIsTTY ?? io.stderr.isTTY === true;
 }
 
-/** Writes and resolves once the data is handed to the OS, so an exit right after loses nothing. */
+/** A write that failed because nobody reads any more (`| head -1` has what it wanted). */
+const readerGone = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+
+const quieted = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * `stream` with its closed reader made quiet: an EPIPE ends the output and nothing is said (the
+ * reader asked for no more), where node would throw an unhandled 'error' with a stack. Any other
+ * error of the stream is thrown as before.
+ */
+function quietWhenReaderGone<S extends NodeJS.WritableStream>(stream: S): S {
+  if (!quieted.has(stream)) {
+    quieted.add(stream);
+    stream.on('error', (error) => {
+      if (!readerGone(error)) throw error;
+    });
+  }
+  return stream;
+}
+
+/**
+ * Writes and resolves once the data is handed to the OS, so an exit right after loses nothing; a
+ * reader that has gone (EPIPE) resolves too: the output ends quietly.
+ */
 export function write(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    stream.write(text, (error) => (error && !readerGone(error) ? reject(error) : resolve())),
+  );
 }
 
 /**
@@ -68,9 +93,8 @@ export async function writeOutput(io: CliIO, text: string): Promise<void> {
   try {
     while (at < bytes.length) at += writeSync(io.stdoutFd, bytes, at);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw error;
+    if (readerGone(error)) return;
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
     await write(io.stdout, bytes.subarray(at));
   }
 }
