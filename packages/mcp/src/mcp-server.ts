@@ -177,6 +177,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     const requests = (input as { requests?: unknown }).requests;
     const total = Array.isArray(requests) ? requests.length : undefined;
     let finished = 0;
+    // Every notification is handed to the transport before the result is: a client hears a
+    // group's progress before the answer that holds it, whatever the transport's timing.
+    const notified: Promise<void>[] = [];
     const onGroup =
       token === undefined
         ? undefined
@@ -185,7 +188,7 @@ export function createMcpServer(options: McpServerOptions): Server {
             // The group's id and how it ended; never its query, which a host may show or log.
             const n = group.results.length;
             const state = group.error ? `failed (${group.error.code})` : `${n} ${n === 1 ? 'result' : 'results'}`;
-            void ctx.mcpReq
+            const sent = ctx.mcpReq
               .notify({
                 method: 'notifications/progress',
                 params: {
@@ -196,8 +199,11 @@ export function createMcpServer(options: McpServerOptions): Server {
                 },
               })
               .catch(() => {}); // A client gone mid-search: the search is aborted through the request's signal.
+            notified.push(sent);
           };
-    return toolResult(await options.backend.search(input, { signal: ctx.mcpReq.signal, onGroup }));
+    const outcome = await options.backend.search(input, { signal: ctx.mcpReq.signal, onGroup });
+    await Promise.all(notified);
+    return toolResult(outcome);
   });
   return server;
 }
