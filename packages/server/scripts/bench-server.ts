@@ -67,7 +67,7 @@ async function metricsCostUs(): Promise<number> {
 
 /** Starts the servers (this tree's, the baseline's) and the references; checks the cleaning proxy. */
 async function setUp(baseUrl: string, apiKey: string, redisUrl: string, replayUrl: string, children: ChildProcess[]) {
-  // BENCH_PROFILE_DIR writes a V8 CPU profile of our server's process there, to see what dominates.
+  // BENCH_PROFILE_DIR writes V8 CPU profiles of our server's and the references' processes there.
   const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
   const ours = await child(['servers', TREE, baseUrl, apiKey, redisUrl, replayUrl], profiling);
   children.push(ours.process);
@@ -89,10 +89,10 @@ async function setUp(baseUrl: string, apiKey: string, redisUrl: string, replayUr
   const answers: Record<string, string> = {};
   for (const body of [ONE, FIVE, ONE_MARKED, FIVE_MARKED]) answers[body] = await post(server, body);
   const bodies: ServerBodies = { hit: hitBody, markedHit: markedHitBody, answers };
-  const reference = await child(['references', baseUrl, apiKey, replayUrl, JSON.stringify(bodies)]);
+  const reference = await child(['references', baseUrl, apiKey, replayUrl, JSON.stringify(bodies)], profiling);
   children.push(reference.process);
   const refs = urlsOf(reference.message);
-  // Over the same recorded provider answers, the cleaning proxy keeps what the server keeps.
+  // Over the same recorded provider answers, the cleaning proxy answers what the server answers.
   const compared = checkCleaning(
     await post(servers.checked as string, FIVE_MARKED),
     await post(refs.cleaningChecked as string, FIVE_MARKED),
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     if (profiling) return await profileRun(bench, process.env.BENCH_PROFILE_RUN ?? 'one');
     console.log(`Server benchmark: POST ${PATHS.search}, Brave fixture at latency 0, loopback; cache off unless said;
 logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side (fixed-rate runs: ${LATENCY_ROUNDS} of ${LATENCY_ROUND_S} s); load average ${load()} at the start
-the cleaning proxy's titles, descriptions and URLs equal the server's: ${compared} results compared over the same provider answers
+the cleaning proxy's answers equal the server's, request ids aside: ${compared} results compared over the same provider answers
 `);
     console.log(`${await plainVariant(bench)}\n\nload average ${load()}\n`);
     console.log(`${await markupVariant(bench)}\n\nload average ${load()}\n`);

@@ -2,7 +2,7 @@
 // holds much better than rates on a loaded machine, or a V8 CPU profile of the server
 // (BENCH_PROFILE_DIR with BENCH_PROFILE_RUN).
 import type { ChildProcess } from 'node:child_process';
-import { type Bench, bodyOf, cpuOf, load, mean, measure, ROUND_S, ROUNDS, SECONDS, tally } from './shared.ts';
+import { type Bench, bodyOf, cpuOf, load, mean, measure, ROUND_S, ROUNDS, SECONDS, tally, WARMUP_S } from './shared.ts';
 
 /** The sides of a CPU run, the reference first: [name, its process, its URL]. */
 function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
@@ -36,7 +36,7 @@ function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
 export async function cpuRun(bench: Bench, run: string): Promise<void> {
   const body = bodyOf(run);
   const sides = sidesOf(bench, run);
-  for (const [, , url] of sides) await measure(url, body, { duration: 1 });
+  for (const [, , url] of sides) await measure(url, body, { duration: WARMUP_S });
   const cpu = new Map(sides.map(([name]) => [name, { total: [] as number[], user: [] as number[] }]));
   for (let round = 0; round < ROUNDS; round += 1)
     for (const [name, proc, url] of sides) {
@@ -64,17 +64,25 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
   }
 }
 
-/** Profiles this tree's server over one measured run of `run` (BENCH_PROFILE_RUN), after a 2 s warm-up. */
+/**
+ * Profiles this tree's server over one measured run of `run` (BENCH_PROFILE_RUN) after the
+ * warm-up, or, with BENCH_PROFILE_REFERENCE naming one (`cleaning`, `proxyMarked`…), that
+ * reference, whose process writes its profile beside the server's.
+ */
 export async function profileRun(bench: Bench, run: string): Promise<void> {
-  const target = (run.endsWith('hit') ? bench.servers.memoryCached : bench.servers.server) as string;
+  const reference = process.env.BENCH_PROFILE_REFERENCE;
+  const server = run.endsWith('hit') ? bench.servers.memoryCached : bench.servers.server;
+  const target = (reference === undefined ? server : bench.refs[reference]) as string;
+  if (target === undefined) throw new Error(`no reference named ${reference}`);
   const body = bodyOf(run);
-  await measure(target, body, { duration: 2 });
-  const begun = await cpuOf(bench.ours);
+  await measure(target, body, { duration: WARMUP_S });
+  const who = reference === undefined ? bench.ours : bench.reference;
+  const begun = await cpuOf(who);
   const profiled = await measure(target, body, { duration: SECONDS });
-  const ended = await cpuOf(bench.ours);
+  const ended = await cpuOf(who);
   const served = profiled.rps * SECONDS;
   const cpuUs = (ended.user + ended.system - begun.user - begun.system) / served;
   console.log(
-    `profiled (${run}): ${profiled.rps.toFixed(0)} req/s, ${served.toFixed(0)} requests in the last ${SECONDS} s, ${cpuUs.toFixed(0)} µs of CPU per request (profiler included); profile in ${process.env.BENCH_PROFILE_DIR}`,
+    `profiled (${run}${reference === undefined ? '' : `, the ${reference} reference`}): ${profiled.rps.toFixed(0)} req/s, ${served.toFixed(0)} requests in the last ${SECONDS} s, ${cpuUs.toFixed(0)} µs of CPU per request (profiler included); profile in ${process.env.BENCH_PROFILE_DIR}`,
   );
 }

@@ -99,11 +99,18 @@ function cleaningProxy(fetchAnswer: FetchAnswer, count: number) {
   return createServer((req, res) => {
     readJson(req)
       .then(async ({ requests }) => {
-        const json = await cleaningAnswer(
+        const { requestId, json } = await cleaningAnswer(
           requests.map((r) => r.query),
           (query) => fetchAnswer(query, count),
         );
-        send(res, 200, json);
+        res
+          .writeHead(200, {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+            'x-request-id': requestId,
+            'content-length': Buffer.byteLength(json),
+          })
+          .end(json);
       })
       .catch(() => send(res, 502, '{"error":"upstream"}'));
   });

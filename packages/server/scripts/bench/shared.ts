@@ -25,8 +25,15 @@ export const PLAIN_COUNT = 20;
 export const MARKED_COUNT = 10;
 /** Seconds of measurement per side (`BENCH_DURATION_S`, default 10), split over `ROUNDS` rounds. */
 export const SECONDS = Number(process.env.BENCH_DURATION_S ?? 10);
-/** Short alternated rounds follow the load of a shared machine more closely than long ones. */
-export const ROUNDS = 4;
+/** Short alternated rounds follow the load of a shared machine more closely than long ones (`BENCH_ROUNDS`). */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+/**
+ * Seconds of warm-up at full rate per side before its rounds (`BENCH_WARMUP_S`, default 3): the
+ * server's first second or two run slower than its steady state (its code is still being
+ * optimized: a marked query's CPU per request was about 1.7 times the later rounds' after a 1 s
+ * warm-up), and every side gets the same.
+ */
+export const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 export const ROUND_S = Math.max(1, SECONDS / ROUNDS);
 export const CONNECTIONS = 10;
 export const RATE = 100;
@@ -149,7 +156,7 @@ export function median(xs: number[]): number {
 }
 
 /**
- * Measures every side in alternating rounds (a 1 s warm-up each first): per side the mean rate,
+ * Measures every side in alternating rounds (a warm-up of WARMUP_S each first): per side the mean rate,
  * the mean of the rounds' p50s, and the median of the rounds' p99s (one stall of a shared machine
  * moves one round's p99 by milliseconds, and a mean with it), each round's p99 kept.
  */
@@ -159,7 +166,7 @@ export async function alternate(
   options: Partial<Options>,
   rounds = ROUNDS,
 ): Promise<Record<string, Measurement>> {
-  for (const url of Object.values(sides)) await measure(url, body, { ...options, duration: 1 });
+  for (const url of Object.values(sides)) await measure(url, body, { ...options, duration: WARMUP_S });
   const runs: Record<string, Measurement[]> = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1)
     for (const [name, url] of Object.entries(sides)) {
