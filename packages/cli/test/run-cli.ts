@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -25,21 +25,70 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OPENMATES_CACHE_TTL_S: '0', ...extra };
 }
 
-/** Runs COMMAND ARGS to completion with `input` on stdin (closed at once when empty), collecting its output. */
+/**
+ * The processes under `pid` (its children, theirs, …) as `ps` lists them, one per line: what a
+ * process that does not end is waiting on.
+ */
+function processesUnder(pid: number): string {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,etimes=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match) => match !== null);
+  const under = new Set([pid]);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const [, child, parent] of rows)
+      if (under.has(Number(parent)) && !under.has(Number(child))) {
+        under.add(Number(child));
+        grown = true;
+      }
+  }
+  return rows
+    .filter(([, child]) => under.has(Number(child)))
+    .map(([, child, , seconds, args]) => `  ${child} (${seconds} s): ${args}`)
+    .join('\n');
+}
+
+/**
+ * Runs COMMAND ARGS to completion with `input` on stdin (closed at once when empty), collecting its
+ * output. With `stuckAfterMs`, a process still running by then is killed with its children and the
+ * promise rejects naming every process it had started and how long each had run, with its output
+ * so far: a hang is reported as what hung, not as a test that timed out.
+ */
 export function runProcess(
   command: string,
   args: readonly string[],
   env: Record<string, string>,
-  options: { input?: string; cwd?: string } = {},
+  options: { input?: string; cwd?: string; stuckAfterMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: options.stuckAfterMs !== undefined,
+    });
     let stdout = '';
     let stderr = '';
+    const stuck =
+      options.stuckAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            const running = processesUnder(child.pid as number);
+            process.kill(-(child.pid as number), 'SIGKILL');
+            reject(
+              new Error(
+                `${command} ${args.join(' ')} still running after ${options.stuckAfterMs} ms; its processes:\n${running}\nstdout so far: ${JSON.stringify(stdout)}\nstderr so far: ${JSON.stringify(stderr)}`,
+              ),
+            );
+          }, options.stuckAfterMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(stuck);
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.input ?? '');
   });
 }
