@@ -75,7 +75,11 @@ export function runProcess(
         ? undefined
         : setTimeout(() => {
             const running = processesUnder(child.pid as number);
-            process.kill(-(child.pid as number), 'SIGKILL');
+            try {
+              process.kill(-(child.pid as number), 'SIGKILL');
+            } catch {
+              // The group ended between the listing and the kill: nothing is left to stop.
+            }
             reject(
               new Error(
                 `${command} ${args.join(' ')} still running after ${options.stuckAfterMs} ms; its processes:\n${running}\nstdout so far: ${JSON.stringify(stdout)}\nstderr so far: ${JSON.stringify(stderr)}`,
