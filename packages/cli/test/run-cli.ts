@@ -34,19 +34,18 @@ function processesUnder(pid: number): string {
     .split('\n')
     .map((line) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line))
     .filter((match) => match !== null);
-  const under = new Set([pid]);
-  for (let grown = true; grown; ) {
-    grown = false;
-    for (const [, child, parent] of rows)
-      if (under.has(Number(parent)) && !under.has(Number(child))) {
-        under.add(Number(child));
-        grown = true;
-      }
-  }
-  return rows
-    .filter(([, child]) => under.has(Number(child)))
-    .map(([, child, , seconds, args]) => `  ${child} (${seconds} s): ${args}`)
-    .join('\n');
+  const children = Map.groupBy(rows, ([, , parent]) => Number(parent));
+  const listed: string[] = [];
+  const visit = (at: number) => {
+    for (const [, child, , seconds, args] of children.get(at) ?? []) {
+      listed.push(`  ${child} (${seconds} s): ${args}`);
+      visit(Number(child));
+    }
+  };
+  const own = rows.find(([, child]) => Number(child) === pid);
+  if (own) listed.push(`  ${own[1]} (${own[3]} s): ${own[4]}`);
+  visit(pid);
+  return listed.join('\n');
 }
 
 /**
