@@ -1,7 +1,7 @@
 import type { ProviderAnswer, RawCandidate } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { type CodePointSpan, citationNote } from './citing-sentence.ts';
-import type { SearchReceipt } from './receipts.ts';
+import { type SearchReceipt, textPartKey } from './receipts.ts';
 
 function actionOf(call: SearchReceipt['calls'][number]): Record<string, unknown> {
   return isRecord(call.action) ? call.action : {};
@@ -14,8 +14,10 @@ function citationSpans(receipt: SearchReceipt): Map<string, CodePointSpan[]> {
     if (!isRecord(annotation) || annotation.type !== 'url_citation') continue;
     const { start_index: start, end_index: end } = annotation;
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) continue;
-    const key = `${itemId}:${contentIndex}`;
-    spans.set(key, [...(spans.get(key) ?? []), [start as number, end as number]]);
+    const key = textPartKey(itemId, contentIndex);
+    const part = spans.get(key);
+    if (part === undefined) spans.set(key, [[start as number, end as number]]);
+    else part.push([start as number, end as number]);
   }
   return spans;
 }
@@ -39,12 +41,8 @@ export function answerFromReceipt(receipt: SearchReceipt, query: string): Provid
     // A citation's title is the page's title as plain text, and the note is the model's own
     // (markdown) text: neither is HTML, so `Vec<T>` in either stays as written.
     const candidate: RawCandidate = { format: 'text', url, title: annotation.title };
-    const note = citationNote(
-      receipt.texts.get(`${itemId}:${contentIndex}`),
-      annotation.start_index,
-      annotation.end_index,
-      spans.get(`${itemId}:${contentIndex}`),
-    );
+    const key = textPartKey(itemId, contentIndex);
+    const note = citationNote(receipt.texts.get(key), annotation.start_index, annotation.end_index, spans.get(key));
     if (note !== undefined) candidate.note = note;
     candidates.push(candidate);
   }

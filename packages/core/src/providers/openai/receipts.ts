@@ -26,6 +26,9 @@ export interface SearchReceipt {
   texts: Map<string, string>;
 }
 
+/** The key of one output text part (`itemId:contentIndex`) in `SearchReceipt.texts`. */
+export const textPartKey = (itemId: string, contentIndex: number): string => `${itemId}:${contentIndex}`;
+
 interface CallRecord {
   completedSignal: boolean;
   failedSignal: boolean;
@@ -127,7 +130,7 @@ function message(observed: Observed, value: unknown): void {
   const parsed = MessageItemSchema.safeParse(value);
   if (!parsed.success) throw fail('OpenAI sent a malformed stream event; no result is used.');
   parsed.data.content?.forEach((part, contentIndex) => {
-    if (part.text !== undefined) observed.texts.set(`${parsed.data.id}:${contentIndex}`, part.text);
+    if (part.text !== undefined) observed.texts.set(textPartKey(parsed.data.id, contentIndex), part.text);
     for (const annotation of part.annotations ?? [])
       observed.annotations.push({ itemId: parsed.data.id, contentIndex, annotation });
   });
@@ -189,7 +192,7 @@ function observe(observed: Observed, event: OpenAIStreamEvent): void {
       });
       return;
     case 'text_done':
-      observed.texts.set(`${event.itemId}:${event.contentIndex}`, event.text);
+      observed.texts.set(textPartKey(event.itemId, event.contentIndex), event.text);
       return;
     case 'other':
       return;
