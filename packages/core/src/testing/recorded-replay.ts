@@ -4,6 +4,7 @@
 
 import type { ResultGroup, WebSearchResponse, WebSearchResult } from '@openmates/contract';
 import { lineCollector, type Recording, type RecordingServerRequest, startRecordingServer } from '@openmates/fixtures';
+import { decodeHTML } from 'entities';
 import type { BuildStats } from '../build-results.ts';
 import { loadConfig } from '../config.ts';
 import { createEngine } from '../engine.ts';
@@ -116,6 +117,18 @@ export function shownTexts(result: WebSearchResult): string[] {
 /** The first text of `result` that carries markup or an undecoded entity, or undefined. */
 export function uncleanText(result: WebSearchResult): string | undefined {
   return shownTexts(result).find((text) => MARKUP.test(text) || ENTITY.test(text));
+}
+
+/**
+ * Provider text read the simple way, independently of the engine's cleaning: tags removed, entities
+ * decoded (the `entities` package), NFC, and no whitespace at all, so that two readings of one text
+ * compare equal however each spaced its words around markup.
+ */
+export function squeezed(text: unknown): string {
+  if (typeof text !== 'string') return '';
+  return decodeHTML(text.replace(new RegExp(MARKUP.source, 'gi'), ''))
+    .normalize('NFC')
+    .replace(/\s+/g, '');
 }
 
 /** A URL as identity for matching a result to the recorded one it came from: host and path, no query. */

@@ -1,7 +1,14 @@
 import { loadRecordings, type Recording } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
-import { sanitizeDescription, sanitizeExtraSnippets } from '../../hygiene/sanitize-text.ts';
-import { isHttpUrl, type Replay, refusedCount, replay, uncleanText, urlKey } from '../../testing/recorded-replay.ts';
+import {
+  isHttpUrl,
+  type Replay,
+  refusedCount,
+  replay,
+  squeezed,
+  uncleanText,
+  urlKey,
+} from '../../testing/recorded-replay.ts';
 
 // Every Brave recording of the corpus (real answers of Brave's web and news search API) replayed on
 // loopback through the Brave provider and the engine, as a new user's answer would be: what comes
@@ -93,9 +100,19 @@ describe.each(Object.keys(ITEMS) as (keyof typeof ITEMS)[])('Brave %s recordings
         expect(result.meta_url?.path, result.url).toBe(own.meta_url.path.replace(/\s+/g, ' ').trim());
       if (nonBlank(own.meta_url?.favicon) && own.meta_url.favicon.startsWith('https:'))
         expect(result.meta_url?.favicon, result.url).toBe(own.meta_url.favicon);
-      // An excerpt that only repeats the description is left out on purpose, compared as both read once cleaned.
-      if (sanitizeExtraSnippets(own.extra_snippets, sanitizeDescription(own.description)) !== undefined)
+      // Read the simple way: an excerpt that only repeats the description is left out on purpose, any
+      // other one is kept, and every excerpt shown is one Brave gave, at most cut short.
+      const description = squeezed(own.description).toLowerCase();
+      const excerpts = (Array.isArray(own.extra_snippets) ? own.extra_snippets : []).map(squeezed).filter(Boolean);
+      if (excerpts.some((excerpt) => excerpt.toLowerCase() !== description))
         expect(result.extra_snippets?.length, result.url).toBeGreaterThan(0);
+      for (const shown of result.extra_snippets ?? []) {
+        const kept = squeezed(shown.replace(/\u2026$/, ''));
+        expect(
+          excerpts.some((excerpt) => excerpt.startsWith(kept)),
+          `${result.url}: ${shown}`,
+        ).toBe(true);
+      }
     }
   });
 });
