@@ -101,6 +101,7 @@ export function isHttpUrl(url: unknown): boolean {
 }
 
 const MARKUP = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>/i;
+const EVERY_TAG = new RegExp(MARKUP.source, 'gi');
 const ENTITY = /&(#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i;
 
 /** The texts of a result a reader sees that must be plain: title, description, note, breadcrumb, extra snippets. */
@@ -126,9 +127,7 @@ export function uncleanText(result: WebSearchResult): string | undefined {
  */
 export function squeezed(text: unknown): string {
   if (typeof text !== 'string') return '';
-  return decodeHTML(text.replace(new RegExp(MARKUP.source, 'gi'), ''))
-    .normalize('NFC')
-    .replace(/\s+/g, '');
+  return decodeHTML(text.replace(EVERY_TAG, '')).normalize('NFC').replace(/\s+/g, '');
 }
 
 /** A URL as identity for matching a result to the recorded one it came from: host and path, no query. */

@@ -1,5 +1,6 @@
 import { loadRecordings, type Recording } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
+import { ELLIPSIS } from '../../hygiene/truncate.ts';
 import {
   isHttpUrl,
   type Replay,
@@ -107,7 +108,7 @@ describe.each(Object.keys(ITEMS) as (keyof typeof ITEMS)[])('Brave %s recordings
       if (excerpts.some((excerpt) => excerpt.toLowerCase() !== description))
         expect(result.extra_snippets?.length, result.url).toBeGreaterThan(0);
       for (const shown of result.extra_snippets ?? []) {
-        const kept = squeezed(shown.replace(/\u2026$/, ''));
+        const kept = squeezed(shown.endsWith(ELLIPSIS) ? shown.slice(0, -ELLIPSIS.length) : shown);
         expect(
           excerpts.some((excerpt) => excerpt.startsWith(kept)),
           `${result.url}: ${shown}`,
