@@ -259,11 +259,10 @@ function writeAnswer(exchange: ExchangeState, answer: Answer): void {
     response.writeHead(answer.status, headers).end();
     return;
   }
-  // As bytes: node:http writes a Buffer with its headers in one writev, where a string is joined
-  // to the headers and encoded on the way out.
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  headers['content-length'] = String(bytes.length);
-  response.writeHead(answer.status, headers).end(bytes);
+  // A string goes out joined to its headers in one write and is encoded on the way: no Buffer of
+  // its own to allocate, which cost about a tenth of a marked one-query request's CPU.
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  response.writeHead(answer.status, headers).end(body);
 }
 
 /** A library's fetch Response on the node response: a JSON body in one write, an event stream as it comes. */
