@@ -66,7 +66,14 @@ async function metricsCostUs(): Promise<number> {
 }
 
 /** Starts the servers (this tree's, the baseline's) and the references; checks the cleaning proxy. */
-async function setUp(baseUrl: string, apiKey: string, redisUrl: string, replayUrl: string, children: ChildProcess[]) {
+async function setUp(
+  fixture: ChildProcess,
+  baseUrl: string,
+  apiKey: string,
+  redisUrl: string,
+  replayUrl: string,
+  children: ChildProcess[],
+) {
   // BENCH_PROFILE_DIR writes V8 CPU profiles of our server's and the references' processes there.
   const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
   const ours = await child(['servers', TREE, baseUrl, apiKey, redisUrl, replayUrl], profiling);
@@ -97,7 +104,15 @@ async function setUp(baseUrl: string, apiKey: string, redisUrl: string, replayUr
     await post(servers.checked as string, FIVE_MARKED),
     await post(refs.cleaningChecked as string, FIVE_MARKED),
   );
-  const bench: Bench = { servers, ours: ours.process, refs, reference: reference.process, hitBody, markedHitBody };
+  const bench: Bench = {
+    fixture,
+    servers,
+    ours: ours.process,
+    refs,
+    reference: reference.process,
+    hitBody,
+    markedHitBody,
+  };
   if (baseline) bench.baseline = baseline;
   return { bench, compared, profiling };
 }
@@ -112,7 +127,14 @@ async function main(): Promise<void> {
   const replay = await startReplay(baseUrl, apiKey, MARKED_QUERIES, MARKED_COUNT);
   const children: ChildProcess[] = [fixture.process];
   try {
-    const { bench, compared, profiling } = await setUp(baseUrl, apiKey, redis.url, replay.url, children);
+    const { bench, compared, profiling } = await setUp(
+      fixture.process,
+      baseUrl,
+      apiKey,
+      redis.url,
+      replay.url,
+      children,
+    );
     const cpu = process.env.BENCH_CPU_RUN;
     if (cpu) return await cpuRun(bench, cpu);
     if (profiling) return await profileRun(bench, process.env.BENCH_PROFILE_RUN ?? 'one');

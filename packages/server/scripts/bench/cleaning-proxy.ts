@@ -56,9 +56,8 @@ function cleanText(value: unknown): string {
 
 /** The URL parsed by WHATWG `URL`, when it parses and is http(s); else undefined. */
 function parsedUrl(value: unknown): URL | undefined {
-  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+  const url = typeof value === 'string' ? URL.parse(value) : null;
+  return url?.protocol === 'https:' || url?.protocol === 'http:' ? url : undefined;
 }
 
 /** The display parts of `url`: Brave's host name and breadcrumb when they are clean, else the URL's own. */
@@ -135,7 +134,7 @@ export async function cleaningAnswer(
 }
 
 /** An answer without its request id, which is its own on each side. */
-const withoutId = (json: string) => JSON.stringify({ ...(JSON.parse(json) as object), request_id: undefined });
+const withoutId = (answer: object) => JSON.stringify({ ...answer, request_id: undefined });
 
 /**
  * Throws unless the cleaning proxy's answer and the server's to the same request, over the same
@@ -143,10 +142,9 @@ const withoutId = (json: string) => JSON.stringify({ ...(JSON.parse(json) as obj
  * work, no less and no more. Returns how many results were compared.
  */
 export function checkCleaning(serverJson: string, proxyJson: string): number {
-  const compared = (JSON.parse(serverJson) as { results: { results: unknown[] }[] }).results.flatMap(
-    (g) => g.results,
-  ).length;
-  const [server, proxy] = [withoutId(serverJson), withoutId(proxyJson)];
+  const served = JSON.parse(serverJson) as { results: { results: unknown[] }[] };
+  const compared = served.results.flatMap((g) => g.results).length;
+  const [server, proxy] = [withoutId(served), withoutId(JSON.parse(proxyJson) as object)];
   if (compared === 0 || server !== proxy) {
     const at = [...server].findIndex((c, i) => c !== proxy[i]);
     throw new Error(

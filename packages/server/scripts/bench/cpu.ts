@@ -31,22 +31,32 @@ function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
  * CPU time per request of the reference, the provider calls alone (not for hits), this tree and
  * BENCH_BASELINE's, alternated: a saturated single-threaded server's rate is about the inverse of
  * it, so the ratio of CPU per request reads like the throughput ratio. Printed with its user and
- * system parts, and each side's own work above the calls alone.
+ * system parts, each side's own work above the calls alone, and what each side's requests cost the
+ * fixture and this process (autocannon), which share the two cores with it.
  */
 export async function cpuRun(bench: Bench, run: string): Promise<void> {
   const body = bodyOf(run);
   const sides = sidesOf(bench, run);
   for (const [, , url] of sides) await measure(url, body, { duration: WARMUP_S });
-  const cpu = new Map(sides.map(([name]) => [name, { total: [] as number[], user: [] as number[] }]));
+  const cpu = new Map(
+    sides.map(([name]) => [
+      name,
+      { total: [] as number[], user: [] as number[], fixture: [] as number[], generator: [] as number[] },
+    ]),
+  );
+  const spent = (begun: NodeJS.CpuUsage, ended: NodeJS.CpuUsage) =>
+    ended.user + ended.system - begun.user - begun.system;
   for (let round = 0; round < ROUNDS; round += 1)
     for (const [name, proc, url] of sides) {
-      const begun = await cpuOf(proc);
+      const [begun, fixtureBegun, loadBegun] = [await cpuOf(proc), await cpuOf(bench.fixture), process.cpuUsage()];
       const m = await measure(url, body, {});
-      const ended = await cpuOf(proc);
+      const [ended, fixtureEnded, loadEnded] = [await cpuOf(proc), await cpuOf(bench.fixture), process.cpuUsage()];
       const requests = m.rps * ROUND_S;
       const side = cpu.get(name);
-      side?.total.push((ended.user + ended.system - begun.user - begun.system) / requests);
+      side?.total.push(spent(begun, ended) / requests);
       side?.user.push((ended.user - begun.user) / requests);
+      side?.fixture.push(spent(fixtureBegun, fixtureEnded) / requests);
+      side?.generator.push(spent(loadBegun, loadEnded) / requests);
       tally.failures += m.failures;
     }
   const reference = mean(cpu.get(sides[0]?.[0] as string)?.total ?? []);
@@ -55,6 +65,9 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
     console.log(
       `  ${name.padEnd(11)} ${mean(total).toFixed(0).padStart(6)} µs (user ${mean(user).toFixed(0)}, system ${(mean(total) - mean(user)).toFixed(0)}; rounds ${total.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference / mean(total)).toFixed(2)}`,
     );
+  console.log(
+    `  what each side's requests cost the fixture and the load generator: ${[...cpu].map(([name, { fixture, generator }]) => `${name} ${mean(fixture).toFixed(0)} and ${mean(generator).toFixed(0)} µs`).join(', ')}`,
+  );
   const calls = cpu.get('calls alone');
   if (calls) {
     const own = [...cpu].filter(([name]) => name !== 'calls alone');

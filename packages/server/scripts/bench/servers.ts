@@ -8,6 +8,7 @@ const UNREACHED_LIMIT = '100000000';
 
 export async function runFixture(): Promise<void> {
   const brave = await startBraveFixture({ latencyMs: 0 });
+  answerCpu();
   process.send?.({ fixture: { baseUrl: brave.baseUrl, apiKey: brave.apiKey } } satisfies Message);
 }
 

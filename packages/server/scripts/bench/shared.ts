@@ -217,6 +217,8 @@ export const against = (a: Measurement | undefined, b: Measurement | undefined, 
 
 /** Everything a part of the benchmark measures against: the children and the URLs each serves. */
 export interface Bench {
+  /** The Brave fixture's process. */
+  fixture: ChildProcess;
   /** This tree's servers (`servers.ts`) and their process. */
   servers: Urls;
   ours: ChildProcess;
