@@ -142,9 +142,11 @@ async function main(): Promise<void> {
 logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side (fixed-rate runs: ${LATENCY_ROUNDS} of ${LATENCY_ROUND_S} s); load average ${load()} at the start
 the cleaning proxy's answers equal the server's, request ids aside: ${compared} results compared over the same provider answers
 `);
-    console.log(`${await plainVariant(bench)}\n\nload average ${load()}\n`);
-    console.log(`${await markupVariant(bench)}\n\nload average ${load()}\n`);
-    console.log(`${await redisRun(bench)}\n`);
+    // BENCH_PARTS (`plain,markup,redis` by default) runs some of the parts only.
+    const parts = new Set((process.env.BENCH_PARTS ?? 'plain,markup,redis').split(','));
+    if (parts.has('plain')) console.log(`${await plainVariant(bench)}\n\nload average ${load()}\n`);
+    if (parts.has('markup')) console.log(`${await markupVariant(bench)}\n\nload average ${load()}\n`);
+    if (parts.has('redis')) console.log(`${await redisRun(bench)}\n`);
     console.log(`metrics (on above): ${(await metricsCostUs()).toFixed(2)} µs of updates per search, measured in this process
 
 load average ${load()} at the end; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);

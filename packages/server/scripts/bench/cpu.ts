@@ -38,11 +38,8 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
   const body = bodyOf(run);
   const sides = sidesOf(bench, run);
   for (const [, , url] of sides) await measure(url, body, { duration: WARMUP_S });
-  const cpu = new Map(
-    sides.map(([name]) => [
-      name,
-      { total: [] as number[], user: [] as number[], fixture: [] as number[], generator: [] as number[] },
-    ]),
+  const cpu = new Map<string, Record<'total' | 'user' | 'fixture' | 'generator' | 'rps', number[]>>(
+    sides.map(([name]) => [name, { total: [], user: [], fixture: [], generator: [], rps: [] }]),
   );
   const spent = (begun: NodeJS.CpuUsage, ended: NodeJS.CpuUsage) =>
     ended.user + ended.system - begun.user - begun.system;
@@ -57,13 +54,15 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
       side?.user.push((ended.user - begun.user) / requests);
       side?.fixture.push(spent(fixtureBegun, fixtureEnded) / requests);
       side?.generator.push(spent(loadBegun, loadEnded) / requests);
+      side?.rps.push(m.rps);
       tally.failures += m.failures;
     }
   const reference = mean(cpu.get(sides[0]?.[0] as string)?.total ?? []);
   console.log(`CPU per request (${run}), ${ROUNDS} alternated rounds; load average ${load()}`);
-  for (const [name, { total, user }] of cpu)
+  const referenceRate = mean(cpu.get(sides[0]?.[0] as string)?.rps ?? []);
+  for (const [name, { total, user, rps }] of cpu)
     console.log(
-      `  ${name.padEnd(11)} ${mean(total).toFixed(0).padStart(6)} µs (user ${mean(user).toFixed(0)}, system ${(mean(total) - mean(user)).toFixed(0)}; rounds ${total.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference / mean(total)).toFixed(2)}`,
+      `  ${name.padEnd(11)} ${mean(total).toFixed(0).padStart(6)} µs (user ${mean(user).toFixed(0)}, system ${(mean(total) - mean(user)).toFixed(0)}; rounds ${total.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference / mean(total)).toFixed(2)}; ${mean(rps).toFixed(0)} req/s, ${(mean(rps) / referenceRate).toFixed(2)}x the reference's`,
     );
   console.log(
     `  what each side's requests cost the fixture and the load generator: ${[...cpu].map(([name, { fixture, generator }]) => `${name} ${mean(fixture).toFixed(0)} and ${mean(generator).toFixed(0)} µs`).join(', ')}`,
