@@ -119,6 +119,13 @@ async function setUp(
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // BENCH_PARTS (`plain,markup,redis` by default) runs some of the parts only.
+  const parts = new Set((process.env.BENCH_PARTS ?? 'plain,markup,redis').split(','));
+  const unknown = [...parts].filter((part) => !['plain', 'markup', 'redis'].includes(part));
+  if (unknown.length > 0) {
+    console.error(`BENCH_PARTS names no part ${unknown.join(', ')}; the parts are plain, markup and redis.`);
+    process.exit(2);
+  }
   const fixture = await child(['fixture']);
   if (!('fixture' in fixture.message)) throw new Error('unexpected message from the fixture process');
   const { baseUrl, apiKey } = fixture.message.fixture;
@@ -142,8 +149,6 @@ async function main(): Promise<void> {
 logs ${process.env.BENCH_LOG_LEVEL ?? 'silent'}; ${ROUNDS} alternated rounds of ${ROUND_S} s per side (fixed-rate runs: ${LATENCY_ROUNDS} of ${LATENCY_ROUND_S} s); load average ${load()} at the start
 the cleaning proxy's answers equal the server's, request ids aside: ${compared} results compared over the same provider answers
 `);
-    // BENCH_PARTS (`plain,markup,redis` by default) runs some of the parts only.
-    const parts = new Set((process.env.BENCH_PARTS ?? 'plain,markup,redis').split(','));
     if (parts.has('plain')) console.log(`${await plainVariant(bench)}\n\nload average ${load()}\n`);
     if (parts.has('markup')) console.log(`${await markupVariant(bench)}\n\nload average ${load()}\n`);
     if (parts.has('redis')) console.log(`${await redisRun(bench)}\n`);
