@@ -27,6 +27,9 @@ function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
   return sides;
 }
 
+/** The CPU time (µs, user and system) spent between two readings of one process. */
+const spent = (begun: NodeJS.CpuUsage, ended: NodeJS.CpuUsage) => ended.user + ended.system - begun.user - begun.system;
+
 /**
  * CPU time per request of the reference, the provider calls alone (not for hits), this tree and
  * BENCH_BASELINE's, alternated: a saturated single-threaded server's rate is about the inverse of
@@ -41,8 +44,6 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
   const cpu = new Map<string, Record<'total' | 'user' | 'fixture' | 'generator' | 'rps', number[]>>(
     sides.map(([name]) => [name, { total: [], user: [], fixture: [], generator: [], rps: [] }]),
   );
-  const spent = (begun: NodeJS.CpuUsage, ended: NodeJS.CpuUsage) =>
-    ended.user + ended.system - begun.user - begun.system;
   for (let round = 0; round < ROUNDS; round += 1)
     for (const [name, proc, url] of sides) {
       const [begun, fixtureBegun, loadBegun] = [await cpuOf(proc), await cpuOf(bench.fixture), process.cpuUsage()];
@@ -57,9 +58,9 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
       side?.rps.push(m.rps);
       tally.failures += m.failures;
     }
-  const reference = mean(cpu.get(sides[0]?.[0] as string)?.total ?? []);
+  const first = cpu.get(sides[0]?.[0] as string);
+  const [reference, referenceRate] = [mean(first?.total ?? []), mean(first?.rps ?? [])];
   console.log(`CPU per request (${run}), ${ROUNDS} alternated rounds; load average ${load()}`);
-  const referenceRate = mean(cpu.get(sides[0]?.[0] as string)?.rps ?? []);
   for (const [name, { total, user, rps }] of cpu)
     console.log(
       `  ${name.padEnd(11)} ${mean(total).toFixed(0).padStart(6)} µs (user ${mean(user).toFixed(0)}, system ${(mean(total) - mean(user)).toFixed(0)}; rounds ${total.map((n) => n.toFixed(0)).join(' / ')}); the reference's CPU / this: ${(reference / mean(total)).toFixed(2)}; ${mean(rps).toFixed(0)} req/s, ${(mean(rps) / referenceRate).toFixed(2)}x the reference's`,
@@ -93,7 +94,7 @@ export async function profileRun(bench: Bench, run: string): Promise<void> {
   const profiled = await measure(target, body, { duration: SECONDS });
   const ended = await cpuOf(who);
   const served = profiled.rps * SECONDS;
-  const cpuUs = (ended.user + ended.system - begun.user - begun.system) / served;
+  const cpuUs = spent(begun, ended) / served;
   console.log(
     `profiled (${run}${reference === undefined ? '' : `, the ${reference} reference`}): ${profiled.rps.toFixed(0)} req/s, ${served.toFixed(0)} requests in the last ${SECONDS} s, ${cpuUs.toFixed(0)} µs of CPU per request (profiler included); profile in ${process.env.BENCH_PROFILE_DIR}`,
   );
