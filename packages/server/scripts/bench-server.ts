@@ -2,9 +2,9 @@
 // loopback. Run with `pnpm bench:server`. It prints rates, ratios and verdicts, never fails a build
 // on them: timing on a shared 2-core machine is for people to read, not for CI to gate.
 //
-// Four processes, so that nothing measured shares an event loop with anything else: this one runs
-// autocannon; a child runs the fixture; a child runs our servers (`bench/servers.ts`, one loaded at
-// a time); a child runs the references (`bench/references.ts`: the bare and the cleaning proxy, the
+// Processes apart, so that nothing measured shares an event loop or a heap with anything else: this
+// one runs autocannon; a child runs the fixture; each of our servers runs in a child of its own
+// (`bench/servers.ts`, one loaded at a time), as `openmates serve` runs one; a child runs the references (`bench/references.ts`: the bare and the cleaning proxy, the
 // provider calls alone, the floors). Redis runs as its own `redis-server`.
 //
 // Compared sides are measured in alternating rounds within one run (ABAB…, `bench/shared.ts`), so
@@ -23,7 +23,7 @@ import { cpuRun, profileRun } from './bench/cpu.ts';
 import { redisRun } from './bench/redis.ts';
 import { runReferences, type ServerBodies } from './bench/references.ts';
 import { startReplay } from './bench/replay.ts';
-import { runFixture, runServers } from './bench/servers.ts';
+import { runFixture, runServer, SERVER_NAMES } from './bench/servers.ts';
 import {
   type Bench,
   child,
@@ -40,11 +40,14 @@ import {
   ROUND_S,
   ROUNDS,
   tally,
+  type Urls,
   urlsOf,
 } from './bench/shared.ts';
 import { markupVariant, plainVariant } from './bench/variants.ts';
 
 const TREE = fileURLToPath(new URL('../../../', import.meta.url));
+/** The servers a profile run measures (BENCH_PROFILE_DIR): a search, and a cache hit. */
+const PROFILED = ['server', 'memoryCached'];
 
 /**
  * What metrics add to one search, in µs: the updates a one-query search makes (its HTTP request,
@@ -76,16 +79,23 @@ async function setUp(
 ) {
   // BENCH_PROFILE_DIR writes V8 CPU profiles of our server's and the references' processes there.
   const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
-  const ours = await child(['servers', TREE, baseUrl, apiKey, redisUrl, replayUrl], profiling);
-  children.push(ours.process);
-  const servers = urlsOf(ours.message);
+  // Each server of a tree in a process of its own, started together; the measured ones profiled.
+  const serversOf = async (tree: string, profiled: boolean) => {
+    const started = await Promise.all(
+      SERVER_NAMES.map((name) =>
+        child(['server', tree, name, baseUrl, apiKey, redisUrl, replayUrl], profiled && PROFILED.includes(name)),
+      ),
+    );
+    children.push(...started.map((one) => one.process));
+    const urls: Urls = Object.assign({}, ...started.map((one) => urlsOf(one.message)));
+    const processes = Object.fromEntries(SERVER_NAMES.map((name, i) => [name, started[i]?.process as ChildProcess]));
+    return { urls, processes };
+  };
+  const ours = await serversOf(TREE, profiling);
+  const servers = ours.urls;
   const tree = process.env.BENCH_BASELINE;
   let baseline: Bench['baseline'];
-  if (tree) {
-    const theirs = await child(['servers', tree, baseUrl, apiKey, redisUrl, replayUrl]);
-    children.push(theirs.process);
-    baseline = { urls: urlsOf(theirs.message), process: theirs.process, tree };
-  }
+  if (tree) baseline = { ...(await serversOf(tree, false)), tree };
   const server = servers.server as string;
   await post(server, ONE);
   // The floors answer the server's own cache-hit bodies, byte for byte.
@@ -107,7 +117,7 @@ async function setUp(
   const bench: Bench = {
     fixture,
     servers,
-    ours: ours.process,
+    ours: ours.processes,
     refs,
     reference: reference.process,
     hitBody,
@@ -172,9 +182,9 @@ load average ${load()} at the end; ${((Date.now() - started) / 1000).toFixed(0)}
 
 const [role, ...args] = process.argv.slice(2);
 if (role === 'fixture') await runFixture();
-else if (role === 'servers' || role === 'references') {
+else if (role === 'server' || role === 'references') {
   process.once('SIGINT', () => process.exit(0));
-  const [a = '', b = '', c = '', d = '', e = ''] = args;
-  if (role === 'servers') await runServers(a, b, c, d, e);
+  const [a = '', b = '', c = '', d = '', e = '', f = ''] = args;
+  if (role === 'server') await runServer(a, b, c, d, e, f);
   else await runReferences(a, b, c, d);
 } else await main();

@@ -22,8 +22,9 @@ function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
           ['proxy', reference, refs.proxy as string],
           ['calls alone', reference, refs.callsAlone as string],
         ];
-  sides.push(['this tree', ours, servers[pick] as string]);
-  if (bench.baseline) sides.push(['baseline', bench.baseline.process, bench.baseline.urls[pick] as string]);
+  sides.push(['this tree', ours[pick] as ChildProcess, servers[pick] as string]);
+  if (bench.baseline)
+    sides.push(['baseline', bench.baseline.processes[pick] as ChildProcess, bench.baseline.urls[pick] as string]);
   return sides;
 }
 
@@ -84,12 +85,12 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
  */
 export async function profileRun(bench: Bench, run: string): Promise<void> {
   const reference = process.env.BENCH_PROFILE_REFERENCE;
-  const server = run.endsWith('hit') ? bench.servers.memoryCached : bench.servers.server;
-  const target = (reference === undefined ? server : bench.refs[reference]) as string;
+  const server = run.endsWith('hit') ? 'memoryCached' : 'server';
+  const target = (reference === undefined ? bench.servers[server] : bench.refs[reference]) as string;
   if (target === undefined) throw new Error(`no reference named ${reference}`);
   const body = bodyOf(run);
   await measure(target, body, { duration: WARMUP_S });
-  const who = reference === undefined ? bench.ours : bench.reference;
+  const who = reference === undefined ? (bench.ours[server] as ChildProcess) : bench.reference;
   const begun = await cpuOf(who);
   const profiled = await measure(target, body, { duration: SECONDS });
   const ended = await cpuOf(who);

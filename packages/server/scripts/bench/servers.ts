@@ -1,7 +1,7 @@
-// The benchmark's fixture and servers, each in a child process of its own.
+// The benchmark's fixture and each of our servers, each in a child process of its own.
 import { pathToFileURL } from 'node:url';
 import { startBraveFixture } from '@openmates/fixtures';
-import { answerCpu, type Message, type Urls } from './shared.ts';
+import { answerCpu, type Message } from './shared.ts';
 
 /** A limit no benchmark reaches: every request is checked and counted, none refused. */
 const UNREACHED_LIMIT = '100000000';
@@ -12,17 +12,46 @@ export async function runFixture(): Promise<void> {
   process.send?.({ fixture: { baseUrl: brave.baseUrl, apiKey: brave.apiKey } } satisfies Message);
 }
 
-/** Our servers as `openmates serve` builds them, from the tree at `root` (this one, or BENCH_BASELINE). */
-export async function runServers(
+/** What each of our servers sets over what they share, by name. */
+function settingsOf(redisUrl: string, replayUrl: string): Record<string, Record<string, string>> {
+  const shared = { OPENMATES_REDIS_URL: redisUrl, OPENMATES_REDIS_SECRET: 'benchmark-secret-0123456789' };
+  return {
+    server: {},
+    memoryLimited: { OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT },
+    redisLimited: { OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT, ...shared },
+    memoryCached: { OPENMATES_CACHE_TTL_S: '300' },
+    // Two replicas sharing the Redis cache: what A cached, B answers.
+    replicaA: { OPENMATES_CACHE_TTL_S: '300', ...shared },
+    replicaB: { OPENMATES_CACHE_TTL_S: '300', ...shared },
+    // Asking the replay of recorded fixture answers: what the cleaning proxy's output is checked against.
+    checked: { BRAVE_SEARCH_BASE_URL: replayUrl },
+  };
+}
+
+/** The names of our servers; each runs in a child process of its own (`runServer`). */
+export const SERVER_NAMES = Object.keys(settingsOf('', ''));
+
+/**
+ * Our server `name` as `openmates serve` builds and runs it, from the tree at `root` (this one, or
+ * BENCH_BASELINE), alone in its process. Alone, because what a process has loaded costs each of
+ * its requests: beside a server keeping state in Redis (ioredis loaded) or one with a cache, a
+ * server's young-generation collections copied two to three and a half times the bytes each and
+ * took up to two and a half times as long (V8's `--trace-gc-nvp`, a marked query at full rate),
+ * which `openmates serve`, one server to a process, never pays.
+ */
+export async function runServer(
   root: string,
+  name: string,
   baseUrl: string,
   apiKey: string,
   redisUrl: string,
   replayUrl: string,
 ): Promise<void> {
+  const extra = settingsOf(redisUrl, replayUrl)[name];
+  if (extra === undefined) throw new Error(`the benchmark has no server named ${name}`);
   const core = await import(pathToFileURL(`${root}/packages/core/src/index.ts`).href);
   const server = await import(pathToFileURL(`${root}/packages/server/src/index.ts`).href);
-  async function start(extra: Record<string, string>): Promise<string> {
+  async function start(own: Record<string, string>): Promise<string> {
     const env = {
       OPENMATES_PROVIDER: 'brave',
       BRAVE_SEARCH_API_KEY: apiKey,
@@ -30,7 +59,7 @@ export async function runServers(
       OPENMATES_CACHE_TTL_S: '0',
       OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       OPENMATES_RATE_LIMIT_PER_MIN: '0',
-      ...extra,
+      ...own,
     };
     const logger = core.createLogger({ level: env.OPENMATES_LOG_LEVEL, redact: (t: string) => t });
     // The server as `openmates serve` builds it; Redis is given 2 s to answer, as `settled()` waits.
@@ -59,18 +88,7 @@ export async function runServers(
     });
     return (await server.listen(handler, { host: '127.0.0.1', port: 0 })).url;
   }
-  const shared = { OPENMATES_REDIS_URL: redisUrl, OPENMATES_REDIS_SECRET: 'benchmark-secret-0123456789' };
-  const urls: Urls = {
-    server: await start({}),
-    memoryLimited: await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT }),
-    redisLimited: await start({ OPENMATES_RATE_LIMIT_PER_MIN: UNREACHED_LIMIT, ...shared }),
-    memoryCached: await start({ OPENMATES_CACHE_TTL_S: '300' }),
-    // Two replicas sharing the Redis cache: what A cached, B answers.
-    replicaA: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
-    replicaB: await start({ OPENMATES_CACHE_TTL_S: '300', ...shared }),
-    // Asking the replay of recorded fixture answers: what the cleaning proxy's output is checked against.
-    checked: await start({ BRAVE_SEARCH_BASE_URL: replayUrl }),
-  };
+  const url = await start(extra);
   answerCpu();
-  process.send?.({ urls } satisfies Message);
+  process.send?.({ urls: { [name]: url } } satisfies Message);
 }

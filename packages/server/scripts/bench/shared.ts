@@ -219,14 +219,14 @@ export const against = (a: Measurement | undefined, b: Measurement | undefined, 
 export interface Bench {
   /** The Brave fixture's process. */
   fixture: ChildProcess;
-  /** This tree's servers (`servers.ts`) and their process. */
+  /** This tree's servers (`servers.ts`) and each one's process, by name. */
   servers: Urls;
-  ours: ChildProcess;
+  ours: Record<string, ChildProcess>;
   /** The references (`references.ts`) and their process. */
   refs: Urls;
   reference: ChildProcess;
   /** BENCH_BASELINE's servers, when given. */
-  baseline?: { urls: Urls; process: ChildProcess; tree: string };
+  baseline?: { urls: Urls; processes: Record<string, ChildProcess>; tree: string };
   /** The server's answers to the plain and the markup cache-hit request. */
   hitBody: string;
   markedHitBody: string;
