@@ -487,6 +487,27 @@ describe.each([
     }
   });
 
+  it('a body that stalls after its headers ends at the call’s timeout; the next call takes a fresh connection', async () => {
+    // undici's own header and body timeouts are off (ADR 0111): the call's timeout alone ends this.
+    const sockets: object[] = [];
+    const up = await upstream((req, res) => {
+      sockets.push(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (sockets.length === 1) res.write(ANSWER.slice(0, 20));
+      else res.end(ANSWER);
+    });
+    try {
+      const error = await failure(queryProvider(up.brave, query('x'), { ...context().context, timeoutMs: 50 }));
+      expect(error).toBeInstanceOf(CallTimeout);
+      const answer = await queryProvider(up.brave, query('x'), context().context);
+      expect(answer.candidates).toHaveLength(1);
+      expect(sockets).toHaveLength(2);
+      expect(sockets[1]).not.toBe(sockets[0]);
+    } finally {
+      await up.close();
+    }
+  });
+
   it('answers on a fresh connection after the server closed the idle one', async () => {
     const up = await upstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
