@@ -488,7 +488,7 @@ describe.each([
   });
 
   it('a body that stalls after its headers ends at the call’s timeout; the next call takes a fresh connection', async () => {
-    // undici's own header and body timeouts are off (ADR 0111): the call's timeout alone ends this.
+    // The call's timeout bounds the body's read too, well before either client's own timeouts.
     const sockets: object[] = [];
     const up = await upstream((req, res) => {
       sockets.push(req.socket);

@@ -30,11 +30,7 @@ const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
  *   tried twice too.
  */
 export function createUndiciGetClient(origin: URL): HttpGetClient {
-  // undici's own header and body timeouts are off: the call pipeline bounds every exchange, body
-  // included, with the provider's timeout (`timed`), and undici's timers, armed anew for each
-  // request and swept only at their next tick, made a busy server's young-generation collections
-  // copy several times the bytes (ADR 0111).
-  const pool = new (loadUndici().Pool)(origin.origin, { headersTimeout: 0, bodyTimeout: 0 });
+  const pool = new (loadUndici().Pool)(origin.origin);
 
   async function once(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer> {
     const response = await pool.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
