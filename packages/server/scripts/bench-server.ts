@@ -4,8 +4,9 @@
 //
 // Processes apart, so that nothing measured shares an event loop or a heap with anything else: this
 // one runs autocannon; a child runs the fixture; each of our servers runs in a child of its own
-// (`bench/servers.ts`, one loaded at a time), as `openmates serve` runs one; a child runs the references (`bench/references.ts`: the bare and the cleaning proxy, the
-// provider calls alone, the floors). Redis runs as its own `redis-server`.
+// (`bench/servers.ts`, one loaded at a time), as `openmates serve` runs one; a child runs the
+// references (`bench/references.ts`: the bare and the cleaning proxy, the provider calls alone, the
+// floors). Redis runs as its own `redis-server`.
 //
 // Compared sides are measured in alternating rounds within one run (ABAB…, `bench/shared.ts`), so
 // that load drifts on a shared machine hit every side alike. What is measured: `bench/variants.ts`
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { PATHS } from '@openmates/contract';
 import { startRedis } from '@openmates/fixtures';
 import { checkCleaning } from './bench/cleaning-proxy.ts';
-import { cpuRun, profileRun } from './bench/cpu.ts';
+import { cpuRun, profiledServer, profileRun } from './bench/cpu.ts';
 import { redisRun } from './bench/redis.ts';
 import { runReferences, type ServerBodies } from './bench/references.ts';
 import { startReplay } from './bench/replay.ts';
@@ -46,8 +47,6 @@ import {
 import { markupVariant, plainVariant } from './bench/variants.ts';
 
 const TREE = fileURLToPath(new URL('../../../', import.meta.url));
-/** The servers a profile run measures (BENCH_PROFILE_DIR): a search, and a cache hit. */
-const PROFILED = ['server', 'memoryCached'];
 
 /**
  * What metrics add to one search, in µs: the updates a one-query search makes (its HTTP request,
@@ -79,11 +78,13 @@ async function setUp(
 ) {
   // BENCH_PROFILE_DIR writes V8 CPU profiles of our server's and the references' processes there.
   const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
-  // Each server of a tree in a process of its own, started together; the measured ones profiled.
+  // Each server of a tree in a process of its own, started together; a profile run profiles the one
+  // it measures.
+  const measured = profiledServer(process.env.BENCH_PROFILE_RUN ?? 'one');
   const serversOf = async (tree: string, profiled: boolean) => {
     const started = await Promise.all(
       SERVER_NAMES.map((name) =>
-        child(['server', tree, name, baseUrl, apiKey, redisUrl, replayUrl], profiled && PROFILED.includes(name)),
+        child(['server', tree, name, baseUrl, apiKey, redisUrl, replayUrl], profiled && name === measured),
       ),
     );
     children.push(...started.map((one) => one.process));

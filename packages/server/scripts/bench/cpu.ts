@@ -78,6 +78,9 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
   }
 }
 
+/** The server (by name) that the profile run `run` measures: the cached one for hits. */
+export const profiledServer = (run: string) => (run.endsWith('hit') ? 'memoryCached' : 'server');
+
 /**
  * Profiles this tree's server over one measured run of `run` (BENCH_PROFILE_RUN) after the
  * warm-up, or, with BENCH_PROFILE_REFERENCE naming one (`cleaning`, `proxyMarked`…), that
@@ -85,7 +88,7 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
  */
 export async function profileRun(bench: Bench, run: string): Promise<void> {
   const reference = process.env.BENCH_PROFILE_REFERENCE;
-  const server = run.endsWith('hit') ? 'memoryCached' : 'server';
+  const server = profiledServer(run);
   const target = (reference === undefined ? bench.servers[server] : bench.refs[reference]) as string;
   if (target === undefined) throw new Error(`no reference named ${reference}`);
   const body = bodyOf(run);
