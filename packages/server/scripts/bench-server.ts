@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { PATHS } from '@openmates/contract';
 import { startRedis } from '@openmates/fixtures';
 import { checkCleaning } from './bench/cleaning-proxy.ts';
-import { cpuRun, profiledServer, profileRun } from './bench/cpu.ts';
+import { cpuRun, measuredServer, profileRun } from './bench/cpu.ts';
 import { redisRun } from './bench/redis.ts';
 import { runReferences, type ServerBodies } from './bench/references.ts';
 import { startReplay } from './bench/replay.ts';
@@ -80,7 +80,7 @@ async function setUp(
   const profiling = process.env.BENCH_PROFILE_DIR !== undefined;
   // Each server of a tree in a process of its own, started together; a profile run profiles the one
   // it measures.
-  const measured = profiledServer(process.env.BENCH_PROFILE_RUN ?? 'one');
+  const measured = measuredServer(process.env.BENCH_PROFILE_RUN ?? 'one');
   const serversOf = async (tree: string, profiled: boolean) => {
     const started = await Promise.all(
       SERVER_NAMES.map((name) =>
@@ -89,7 +89,7 @@ async function setUp(
     );
     children.push(...started.map((one) => one.process));
     const urls: Urls = Object.assign({}, ...started.map((one) => urlsOf(one.message)));
-    const processes = Object.fromEntries(SERVER_NAMES.map((name, i) => [name, started[i]?.process as ChildProcess]));
+    const processes = Object.fromEntries(started.map((one, i) => [SERVER_NAMES[i], one.process]));
     return { urls, processes };
   };
   const ours = await serversOf(TREE, profiling);

@@ -4,12 +4,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { type Bench, bodyOf, cpuOf, load, mean, measure, ROUND_S, ROUNDS, SECONDS, tally, WARMUP_S } from './shared.ts';
 
+/** The server (by name) that a CPU or profile run `run` measures: the cached one for hits. */
+export const measuredServer = (run: string) => (run.endsWith('hit') ? 'memoryCached' : 'server');
+
 /** The sides of a CPU run, the reference first: [name, its process, its URL]. */
 function sidesOf(bench: Bench, run: string): [string, ChildProcess, string][] {
   const { refs, servers, ours, reference } = bench;
   const hit = run.endsWith('hit');
   const marked = run.startsWith('marked');
-  const pick = hit ? 'memoryCached' : 'server';
+  const pick = measuredServer(run);
   const sides: [string, ChildProcess, string][] = hit
     ? [['floor w/ id', reference, (marked ? refs.readingFloorWithIdMarked : refs.readingFloorWithId) as string]]
     : marked
@@ -78,9 +81,6 @@ export async function cpuRun(bench: Bench, run: string): Promise<void> {
   }
 }
 
-/** The server (by name) that the profile run `run` measures: the cached one for hits. */
-export const profiledServer = (run: string) => (run.endsWith('hit') ? 'memoryCached' : 'server');
-
 /**
  * Profiles this tree's server over one measured run of `run` (BENCH_PROFILE_RUN) after the
  * warm-up, or, with BENCH_PROFILE_REFERENCE naming one (`cleaning`, `proxyMarked`…), that
@@ -88,7 +88,7 @@ export const profiledServer = (run: string) => (run.endsWith('hit') ? 'memoryCac
  */
 export async function profileRun(bench: Bench, run: string): Promise<void> {
   const reference = process.env.BENCH_PROFILE_REFERENCE;
-  const server = profiledServer(run);
+  const server = measuredServer(run);
   const target = (reference === undefined ? bench.servers[server] : bench.refs[reference]) as string;
   if (target === undefined) throw new Error(`no reference named ${reference}`);
   const body = bodyOf(run);

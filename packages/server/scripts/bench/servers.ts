@@ -45,20 +45,20 @@ export async function runServer(
   redisUrl: string,
   replayUrl: string,
 ): Promise<void> {
-  const extra = settingsOf(redisUrl, replayUrl)[name];
-  if (extra === undefined) throw new Error(`the benchmark has no server named ${name}`);
+  const own = settingsOf(redisUrl, replayUrl)[name];
+  if (own === undefined) throw new Error(`the benchmark has no server named ${name}`);
   const core = await import(pathToFileURL(`${root}/packages/core/src/index.ts`).href);
   const server = await import(pathToFileURL(`${root}/packages/server/src/index.ts`).href);
-  async function start(own: Record<string, string>): Promise<string> {
-    const env = {
-      OPENMATES_PROVIDER: 'brave',
-      BRAVE_SEARCH_API_KEY: apiKey,
-      BRAVE_SEARCH_BASE_URL: baseUrl,
-      OPENMATES_CACHE_TTL_S: '0',
-      OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-      OPENMATES_RATE_LIMIT_PER_MIN: '0',
-      ...own,
-    };
+  const env = {
+    OPENMATES_PROVIDER: 'brave',
+    BRAVE_SEARCH_API_KEY: apiKey,
+    BRAVE_SEARCH_BASE_URL: baseUrl,
+    OPENMATES_CACHE_TTL_S: '0',
+    OPENMATES_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    OPENMATES_RATE_LIMIT_PER_MIN: '0',
+    ...own,
+  };
+  async function start(): Promise<string> {
     const logger = core.createLogger({ level: env.OPENMATES_LOG_LEVEL, redact: (t: string) => t });
     // The server as `openmates serve` builds it; Redis is given 2 s to answer, as `settled()` waits.
     if (server.createServer)
@@ -86,7 +86,7 @@ export async function runServer(
     });
     return (await server.listen(handler, { host: '127.0.0.1', port: 0 })).url;
   }
-  const url = await start(extra);
+  const url = await start();
   answerCpu();
   process.send?.({ urls: { [name]: url } } satisfies Message);
 }
