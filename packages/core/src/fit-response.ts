@@ -23,24 +23,29 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
   return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
 }
 
+/** Remembered JSON, with its UTF-8 bytes once an answer has been written from it. */
+interface Known {
+  readonly json: string;
+  utf8?: Buffer;
+}
+
 /**
  * The JSON of results, and of arrays of them, that can no longer change (the in-process cache's
- * frozen entries), written the first time a response holds them; '' for one remembered but not
- * serialized yet.
+ * frozen entries), written the first time a response holds them; null for one not written yet.
  */
-const knownJson = new WeakMap<object, string>();
+const knownJson = new WeakMap<object, Known | null>();
 
 /** A search's own array of results that holds a remembered array's results whole, in order: → that array. */
 const wholeCopies = new WeakMap<object, readonly WebSearchResult[]>();
 
 /**
  * Remembers `value`, a result or an array of results, which must be frozen all the way down: the
- * first response holding it keeps its JSON, and later ones take that JSON instead of serializing it
- * again (a cache hit's results, on every hit). A cache miss, which serializes its own fresh
- * results, pays nothing for it.
+ * first response holding it keeps its JSON, and later ones take that JSON, and its bytes, instead
+ * of serializing and encoding it again (a cache hit's results, on every hit). A cache miss, which
+ * serializes its own fresh results, pays nothing for it.
  */
 export function rememberJson(value: Readonly<WebSearchResult> | readonly WebSearchResult[]): void {
-  knownJson.set(value, '');
+  knownJson.set(value, null);
 }
 
 /**
@@ -51,64 +56,146 @@ export function copiedWhole(copy: readonly WebSearchResult[], of: readonly WebSe
   if (knownJson.has(of)) wholeCopies.set(copy, of);
 }
 
-function rememberedJson(value: object, serialize: () => string): string {
+/** `value`'s remembered JSON (written now if it is not yet), or, for a value not remembered, `serialize()`. */
+function rememberedJson(value: object, serialize: () => string): string | Known {
   const known = knownJson.get(value);
   if (known === undefined) return serialize();
-  if (known !== '') return known;
-  const json = serialize();
-  knownJson.set(value, json);
-  return json;
+  if (known !== null) return known;
+  const made: Known = { json: serialize() };
+  knownJson.set(value, made);
+  return made;
 }
 
-function jsonOf(result: WebSearchResult): string {
-  return rememberedJson(result, () => JSON.stringify(result));
+const textOf = (piece: string | Known) => (typeof piece === 'string' ? piece : piece.json);
+
+/** The pieces' text joined: as a rope V8 flattens only if it is ever read whole. */
+function textOfAll(pieces: readonly (string | Known)[]): string {
+  let text = '';
+  for (const piece of pieces) text += textOf(piece);
+  return text;
 }
+
+/** A piece's UTF-8 bytes: a remembered one's encoded once and kept. */
+function bytesOf(piece: string | Known): Buffer {
+  if (typeof piece === 'string') return Buffer.from(piece);
+  piece.utf8 ??= Buffer.from(piece.json);
+  return piece.utf8;
+}
+
+/** A piece's size in UTF-8 bytes. */
+const sizeOf = (piece: string | Known) =>
+  typeof piece === 'string' ? Buffer.byteLength(piece) : bytesOf(piece).length;
+
+const jsonOf = (result: WebSearchResult) => rememberedJson(result, () => JSON.stringify(result));
 
 /**
- * `JSON.stringify(object)` for a plain data object, with the JSON of one kind of property given
- * by `special` (undefined: serialized as usual); a property serializing to nothing is left out,
- * as JSON.stringify leaves it out.
+ * A response's JSON as it is written: text serialized now, and remembered JSON between, kept
+ * apart so that an answer takes the remembered JSON's bytes instead of encoding it again.
  */
-function objectJson(object: object, special: (key: string, value: unknown) => string | undefined): string {
-  let out = '';
+class Pieces {
+  readonly #pieces: (string | Known)[] = [];
+  #text = '';
+
+  add(piece: string | Known): void {
+    if (typeof piece === 'string') this.#text += piece;
+    else {
+      this.#endText();
+      this.#pieces.push(piece);
+    }
+  }
+
+  done(): (string | Known)[] {
+    this.#endText();
+    return this.#pieces;
+  }
+
+  #endText(): void {
+    if (this.#text !== '') this.#pieces.push(this.#text);
+    this.#text = '';
+  }
+}
+
+/** The key whose value fitting writes itself: an array of groups, or of a group's results. */
+const isResults = (key: string, value: unknown): value is readonly object[] =>
+  key === 'results' && Array.isArray(value);
+
+/**
+ * Adds `JSON.stringify(object)` for a plain data object, with the value of `results` written by
+ * `results`; a property serializing to nothing is left out, as JSON.stringify leaves it out.
+ */
+function addObject(out: Pieces, object: object, results: (out: Pieces, value: readonly object[]) => void): void {
+  let first = true;
+  out.add('{');
   for (const key of Object.keys(object)) {
     const value = (object as Record<string, unknown>)[key];
-    const json = special(key, value) ?? JSON.stringify(value);
-    if (json === undefined) continue;
-    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
+    const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
+    if (isResults(key, value)) {
+      out.add(head);
+      results(out, value);
+    } else {
+      const json = JSON.stringify(value);
+      if (json === undefined) continue;
+      out.add(`${head}${json}`);
+    }
+    first = false;
   }
-  return `{${out}}`;
+  out.add('}');
 }
 
-const joined = (results: readonly WebSearchResult[]) => `[${results.map(jsonOf).join(',')}]`;
+function addArray<T>(out: Pieces, items: readonly T[], add: (out: Pieces, item: T) => void): void {
+  out.add('[');
+  items.forEach((item, i) => {
+    if (i > 0) out.add(',');
+    add(out, item);
+  });
+  out.add(']');
+}
 
-function resultsJson(results: readonly WebSearchResult[]): string {
+/** A group's results: the remembered array's JSON when the group holds one whole, else each result's. */
+function addResults(out: Pieces, results: readonly object[]): void {
   const whole = wholeCopies.get(results);
-  return whole === undefined ? joined(results) : rememberedJson(whole, () => joined(whole));
+  if (whole === undefined) addArray(out, results as readonly WebSearchResult[], (o, result) => o.add(jsonOf(result)));
+  else out.add(rememberedJson(whole, () => `[${whole.map((result) => textOf(jsonOf(result))).join(',')}]`));
 }
 
-const groupJson = (group: ResultGroup) =>
-  objectJson(group, (key, value) => (key === 'results' && Array.isArray(value) ? resultsJson(value) : undefined));
+const addGroups = (out: Pieces, groups: readonly object[]) =>
+  addArray(out, groups, (o, group) => addObject(o, group, addResults));
+
+/** The pieces of `JSON.stringify(response)`, or undefined when none of its results is remembered. */
+function piecesOf(response: WebSearchResponse): (string | Known)[] | undefined {
+  const known = response.results.some(
+    (group) => wholeCopies.has(group.results) || group.results.some((result) => knownJson.has(result)),
+  );
+  if (!known) return undefined;
+  const out = new Pieces();
+  addObject(out, response, addGroups);
+  return out.done();
+}
 
 /**
  * `JSON.stringify(response)`, byte for byte, taking the remembered JSON of the results that are
  * remembered; when none is, JSON.stringify itself.
  */
 export function responseJson(response: WebSearchResponse): string {
-  const known = response.results.some((group) => group.results.some((result) => knownJson.has(result)));
-  if (!known) return JSON.stringify(response);
-  return objectJson(response, (key, value) =>
-    key === 'results' && Array.isArray(value) ? `[${value.map(groupJson).join(',')}]` : undefined,
-  );
+  const pieces = piecesOf(response);
+  return pieces === undefined ? JSON.stringify(response) : textOfAll(pieces);
+}
+
+/** A response's JSON as fitting measured it: its text, and its pieces when it holds remembered JSON. */
+interface Measured {
+  json: string;
+  pieces?: (string | Known)[] | undefined;
 }
 
 /** `response`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
-function fittingJson(response: WebSearchResponse, maxBytes: number): string | undefined {
-  const json = responseJson(response);
+function fittingJson(response: WebSearchResponse, maxBytes: number): Measured | undefined {
+  const pieces = piecesOf(response);
+  const json = pieces === undefined ? JSON.stringify(response) : textOfAll(pieces);
   if (json.length > maxBytes) return undefined;
   // A UTF-16 unit encodes to at most 3 UTF-8 bytes: under a third of the ceiling, counting is moot.
-  if (json.length * 3 <= maxBytes) return json;
-  return Buffer.byteLength(json, 'utf8') <= maxBytes ? json : undefined;
+  if (json.length * 3 <= maxBytes) return { json, pieces };
+  const size = pieces === undefined ? Buffer.byteLength(json, 'utf8') : pieces.reduce((n, p) => n + sizeOf(p), 0);
+  return size <= maxBytes ? { json, pieces } : undefined;
 }
 
 /** The removals fitting may make, in the order it makes them. */
@@ -212,16 +299,26 @@ export function fitResponse(response: WebSearchResponse, maxBytes: number): WebS
   return fitResponseJson(response, maxBytes).response;
 }
 
+/** A fitted response, its `JSON.stringify`, and that JSON's UTF-8 bytes when it holds remembered JSON. */
+export interface FittedJson {
+  response: WebSearchResponse;
+  json: string;
+  /** The UTF-8 bytes of `json`, made from the remembered JSON's own (a cache hit's): absent for fresh results. */
+  utf8?: Uint8Array;
+}
+
+function fittedOf(response: WebSearchResponse, { json, pieces }: Measured): FittedJson {
+  if (pieces === undefined) return { response, json };
+  return { response, json, utf8: Buffer.concat(pieces.map(bytesOf)) };
+}
+
 /**
  * `fitResponse`, also returning the fitted response's `JSON.stringify`, which fitting measured
  * anyway: a caller that sends it (the server) does not serialize the response a second time.
  */
-export function fitResponseJson(
-  response: WebSearchResponse,
-  maxBytes: number,
-): { response: WebSearchResponse; json: string } {
+export function fitResponseJson(response: WebSearchResponse, maxBytes: number): FittedJson {
   const whole = fittingJson(response, maxBytes);
-  if (whole !== undefined) return { response, json: whole };
+  if (whole !== undefined) return fittedOf(response, whole);
   const plan = planOf(response);
   const total = stepsOf(plan);
   const skeleton = afterSteps(response, plan, total);
@@ -237,16 +334,16 @@ export function fitResponseJson(
   // serializations. Whatever the sizes do, the answer is one that was measured to fit.
   let over = 0;
   let under = total;
-  let best = { response: skeleton, json: skeletonJson };
+  let best = { response: skeleton, measured: skeletonJson };
   while (under - over > 1) {
     const mid = Math.floor((over + under) / 2);
     const candidate = afterSteps(response, plan, mid);
-    const json = fittingJson(candidate, maxBytes);
-    if (json === undefined) over = mid;
+    const measured = fittingJson(candidate, maxBytes);
+    if (measured === undefined) over = mid;
     else {
       under = mid;
-      best = { response: candidate, json };
+      best = { response: candidate, measured };
     }
   }
-  return best;
+  return fittedOf(best.response, best.measured);
 }

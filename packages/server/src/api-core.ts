@@ -74,7 +74,11 @@ export const SHUTTING_DOWN = 'This server is shutting down: send the request aga
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
 /** A JSON answer with the API's usual headers. */
-export function plainJson(status: number, text: string, headers: Record<string, string> = {}): PlainResponse {
+export function plainJson(
+  status: number,
+  text: string | Uint8Array,
+  headers: Record<string, string> = {},
+): PlainResponse {
   return { status, headers: { ...JSON_HEADERS, ...headers }, body: text };
 }
 
