@@ -1,7 +1,8 @@
 import type { ProviderAnswer, RawCandidate } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { type CodePointSpan, citationNote } from './citing-sentence.ts';
-import { type SearchReceipt, textPartKey } from './receipts.ts';
+import type { SearchReceipt } from './receipts.ts';
+import { textPartKey } from './text-part.ts';
 
 function actionOf(call: SearchReceipt['calls'][number]): Record<string, unknown> {
   return isRecord(call.action) ? call.action : {};

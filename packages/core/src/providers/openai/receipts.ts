@@ -7,6 +7,7 @@ import {
   type WebSearchCallItem,
   WebSearchCallItemSchema,
 } from './events.ts';
+import { textPartKey } from './text-part.ts';
 
 /** An annotation as it was observed, with the text part it belongs to. */
 export interface ObservedAnnotation {
@@ -25,9 +26,6 @@ export interface SearchReceipt {
   /** Final answer text per `itemId:contentIndex`; provisional deltas are never kept. */
   texts: Map<string, string>;
 }
-
-/** The key of one output text part (`itemId:contentIndex`) in `SearchReceipt.texts`. */
-export const textPartKey = (itemId: string, contentIndex: number): string => `${itemId}:${contentIndex}`;
 
 interface CallRecord {
   completedSignal: boolean;
