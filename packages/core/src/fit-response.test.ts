@@ -358,13 +358,16 @@ describe('fitResponse properties', () => {
   });
 
   it('makes UTF-8 bytes only for a response holding remembered JSON: fresh results pay nothing for them', () => {
-    const fresh: WebSearchResponse = { results: [{ id: 1, results: [result(1, { title: 'Café › menu' })] }] };
+    const fresh: WebSearchResponse = {
+      results: [{ id: 1, results: [result(1, { title: 'Café › menu' })] }],
+      provider: 'Brave Search',
+    };
     expect(fitResponseJson(fresh, 10_000).utf8).toBeUndefined();
     const entry = Object.freeze([Object.freeze(result(2, { title: 'Café › menu' }))]);
     rememberJson(entry);
     const copy = [...entry];
     copiedWhole(copy, entry);
-    const hit: WebSearchResponse = { results: [{ id: 1, results: copy }], request_id: 'r-1' };
+    const hit: WebSearchResponse = { results: [{ id: 1, results: copy }], provider: 'Brave Search', request_id: 'r-1' };
     const fitted = fitResponseJson(hit, 10_000);
     expect(Buffer.from(fitted.utf8 ?? new Uint8Array()).toString()).toBe(JSON.stringify(hit));
   });
