@@ -177,20 +177,23 @@ function piecesOf(response: WebSearchResponse): (string | Known)[] | undefined {
  * remembered; when none is, JSON.stringify itself.
  */
 export function responseJson(response: WebSearchResponse): string {
-  const pieces = piecesOf(response);
-  return pieces === undefined ? JSON.stringify(response) : textOfAll(pieces);
+  return serialized(response).json;
 }
 
-/** A response's JSON as fitting measured it: its text, and its pieces when it holds remembered JSON. */
+/** A response's JSON: its text, and its pieces when it holds remembered JSON. */
 interface Measured {
   json: string;
   pieces?: (string | Known)[] | undefined;
 }
 
+function serialized(response: WebSearchResponse): Measured {
+  const pieces = piecesOf(response);
+  return pieces === undefined ? { json: JSON.stringify(response) } : { json: textOfAll(pieces), pieces };
+}
+
 /** `response`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
 function fittingJson(response: WebSearchResponse, maxBytes: number): Measured | undefined {
-  const pieces = piecesOf(response);
-  const json = pieces === undefined ? JSON.stringify(response) : textOfAll(pieces);
+  const { json, pieces } = serialized(response);
   if (json.length > maxBytes) return undefined;
   // A UTF-16 unit encodes to at most 3 UTF-8 bytes: under a third of the ceiling, counting is moot.
   if (json.length * 3 <= maxBytes) return { json, pieces };
@@ -296,7 +299,7 @@ function afterSteps(response: WebSearchResponse, plan: Plan, steps: number): Web
  * ResponseTooLargeError when even the skeleton (no results, notes or suggestions) does not fit.
  */
 export function fitResponse(response: WebSearchResponse, maxBytes: number): WebSearchResponse {
-  return fitResponseJson(response, maxBytes).response;
+  return fitted(response, maxBytes).response;
 }
 
 /** A fitted response, its `JSON.stringify`, and that JSON's UTF-8 bytes when it holds remembered JSON. */
@@ -317,8 +320,14 @@ function fittedOf(response: WebSearchResponse, { json, pieces }: Measured): Fitt
  * anyway: a caller that sends it (the server) does not serialize the response a second time.
  */
 export function fitResponseJson(response: WebSearchResponse, maxBytes: number): FittedJson {
+  const { response: fit, measured } = fitted(response, maxBytes);
+  return fittedOf(fit, measured);
+}
+
+/** The fitted response and its JSON as measured (its UTF-8 bytes not made: only a sender needs them). */
+function fitted(response: WebSearchResponse, maxBytes: number): { response: WebSearchResponse; measured: Measured } {
   const whole = fittingJson(response, maxBytes);
-  if (whole !== undefined) return fittedOf(response, whole);
+  if (whole !== undefined) return { response, measured: whole };
   const plan = planOf(response);
   const total = stepsOf(plan);
   const skeleton = afterSteps(response, plan, total);
@@ -345,5 +354,5 @@ export function fitResponseJson(response: WebSearchResponse, maxBytes: number): 
       best = { response: candidate, measured };
     }
   }
-  return fittedOf(best.response, best.measured);
+  return best;
 }

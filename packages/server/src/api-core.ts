@@ -76,10 +76,10 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 /** A JSON answer with the API's usual headers. */
 export function plainJson(
   status: number,
-  text: string | Uint8Array,
+  body: string | Uint8Array,
   headers: Record<string, string> = {},
 ): PlainResponse {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: text };
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
 }
 
 /** The contract's JSON answer for a refusal, with its headers. */
