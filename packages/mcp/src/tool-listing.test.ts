@@ -60,15 +60,22 @@ async function listedTools(era: 'legacy' | 'modern'): Promise<Tool[]> {
   }
 }
 
+/** The properties of a request item in the tool's input schema. */
+function itemProperties(tool: Tool | undefined): Record<string, { description?: string; enum?: string[] }> {
+  if (!tool) throw new Error('no tool listed');
+  const { requests } = tool.inputSchema.properties as {
+    requests: { items: { properties: Record<string, { description?: string; enum?: string[] }> } };
+  };
+  return requests.items.properties;
+}
+
 describe.each(['legacy', 'modern'] as const)('the tool listing on the default chain, in the %s era', (era) => {
   it(`costs a model at most ${MAX_TOOLS_CHARACTERS} characters, every option kept`, async () => {
     expect(engine.providers.map((p) => p.id)).toEqual(['local']);
     const tools = await listedTools(era);
     expect(JSON.stringify(tools).length).toBeLessThanOrEqual(MAX_TOOLS_CHARACTERS);
     const [tool] = tools;
-    const item = (tool?.inputSchema.properties as { requests: { items: { properties: Record<string, unknown> } } })
-      .requests.items;
-    expect(Object.keys(item.properties)).toEqual([
+    expect(Object.keys(itemProperties(tool))).toEqual([
       'id',
       'query',
       'count',
@@ -87,8 +94,7 @@ describe.each(['legacy', 'modern'] as const)('the tool listing on the default ch
 
   it('says in the topic description that the configured chain cannot answer news, from the capability table', async () => {
     const [tool] = await listedTools(era);
-    const { properties } = (tool?.inputSchema.properties as { requests: { items: { properties: object } } }).requests
-      .items as { properties: Record<string, { description?: string; enum?: string[] }> };
+    const properties = itemProperties(tool);
     expect(properties.topic?.enum).toEqual(['web', 'news']);
     expect(properties.topic?.description).toMatch(
       /The configured providers cannot answer topic "news": Local index refuses topic "news" \(it holds the documents added to it, no news\)\./,

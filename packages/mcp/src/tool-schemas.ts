@@ -1,6 +1,6 @@
 import { CHOICE_VALUES, REQUEST_FIELDS, type RequestFields } from '@openmates/contract';
-import type { SearchProvider } from '@openmates/core';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
+import type { SearchProvider } from '@openmates/core';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -127,8 +127,9 @@ export function chainNote(option: string, chain: readonly ChainMember[]): string
  * description, the pattern a query or a language must match, an id's upper bound, the accepted values
  * of a field), and each provider option followed by which members of `chain` apply it (ADR 0125). It
  * is stricter than the OpenAPI document, on purpose: the server still accepts what the API accepts
- * (case variants, the fallback for an unknown country), but a model is shown the values to send
- * (packages/mcp/README.md).
+ * (case variants, the fallback for an unknown safe-search level), but a model is shown the values to
+ * send (packages/mcp/README.md). A country is the exception: its description gives the contract's
+ * fallback rather than an enum, so an unknown code reads alike on every surface.
  */
 export function toolInputSchema(
   document: SchemaDocument = CONTRACT_DOCUMENT,
