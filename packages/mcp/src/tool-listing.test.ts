@@ -7,6 +7,7 @@ import { createConfiguredProviders, createEngine, createLogger, type Engine, loa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineBackend } from './engine-backend.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { type ChainMember, chainNote } from './tool-schemas.ts';
 
 /** What a listing of the tool may cost a model, in characters of its compact JSON (ADR 0125). */
 const MAX_TOOLS_CHARACTERS = 6_000;
@@ -114,5 +115,42 @@ describe.each(['legacy', 'modern'] as const)('the tool listing on the default ch
     walk(tool?.outputSchema);
     expect(new Set(descriptions).size).toBe(descriptions.length);
     expect(tool?.outputSchema?.description).toBeUndefined();
+  });
+});
+
+describe('which provider of a chain applies an option', () => {
+  /** The chain `OPENMATES_PROVIDER` lists, as the server reads it (no provider is called). */
+  const chainOf = (providers: string) =>
+    createConfiguredProviders(
+      loadConfig({
+        OPENMATES_PROVIDER: providers,
+        OPENMATES_INDEX: join(dir, 'index.db'),
+        BRAVE_SEARCH_API_KEY: 'test-key',
+        SEARXNG_BASE_URL: 'http://127.0.0.1:9',
+        OPENAI_API_KEY: 'sk-test',
+      }),
+    ).map((p) => ({ id: p.id, name: p.name, capabilities: p.capabilities }));
+
+  it('names who applies it, who refuses a value and why, and says so when no member answers it', () => {
+    const failover = chainOf('brave,local');
+    expect(chainNote('topic', failover)).toBe(
+      'Applied by Brave Search. Local index refuses topic "news" (it holds the documents added to it, no news).',
+    );
+    expect(chainNote('count', failover)).toBe('Applied by Brave Search, Local index.');
+    expect(chainNote('country', failover)).toBe('Applied by Brave Search. Not applied by Local index.');
+    expect(chainNote('search_lang', chainOf('brave'))).toMatch(
+      /^Applied by Brave Search\. Brave Search takes only ar, /,
+    );
+    const [openai] = chainOf('openai');
+    expect(chainNote('freshness', [openai as ChainMember])).toMatch(
+      /^The configured providers cannot answer freshness: OpenAI web_search \(.+\) refuses freshness \(its hosted search has no date filter\)\.$/,
+    );
+  });
+
+  it("gives a member's rule where it applies the option only in some cases, and nothing without a table", () => {
+    expect(chainNote('freshness', chainOf('searxng'))).toBe(
+      'SearXNG: Honoured for day, week, month and year (SearXNG’s time_range); a date range is refused: SearXNG has no date-range filter.',
+    );
+    expect(chainNote('topic', [{ id: 'remote', name: 'A bridge' }])).toBe('');
   });
 });
