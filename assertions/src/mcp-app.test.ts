@@ -69,10 +69,11 @@ afterAll(async () => {
 
 describe.each(['stdio', 'http'] as const)('the tool and its app over %s', (kind) => {
   it.each(['legacy', 'modern'] as const)(
-    'lists the title, hints, icons and app in the %s era, and serves the same page',
+    'lists the title, hints and app in the %s era, the icons on the server, and serves the same page',
     async (era) => {
-      const { tools, html } = await withClient(kind, era, async (client) => ({
+      const { tools, icons, html } = await withClient(kind, era, async (client) => ({
         tools: (await client.listTools()).tools,
+        icons: client.getServerVersion()?.icons,
         html: ((await client.readResource({ uri: RESULTS_APP_URI })).contents[0] as { text: string }).text,
       }));
       const [tool] = tools;
@@ -84,7 +85,9 @@ describe.each(['stdio', 'http'] as const)('the tool and its app over %s', (kind)
         idempotentHint: true,
         openWorldHint: true,
       });
-      expect(tool?.icons?.map((i) => [i.mimeType, i.sizes, i.src.slice(0, 26)])).toEqual([
+      // The icons are the server's, inline; the tool, which a model's every turn carries, has none (ADR 0125).
+      expect(tool?.icons).toBeUndefined();
+      expect(icons?.map((i) => [i.mimeType, i.sizes, i.src.slice(0, 26)])).toEqual([
         ['image/svg+xml', ['any'], 'data:image/svg+xml;base64,'],
         ['image/png', ['192x192'], 'data:image/png;base64,iVBO'],
       ]);

@@ -93,7 +93,13 @@ export const CHOICE_VALUES: { readonly [L in ChoiceList]: readonly string[] } = 
  * (which keeps taking case variants, and a fallback for an unknown country or safe-search level).
  */
 export interface ModelSchema {
-  /** A pattern the field's string must match (JSON Schema `pattern`, unanchored). */
+  /**
+   * What a model is told of the field, when shorter than `description`: the tool's schema is read by
+   * a model on every turn, so it says what to send and leaves the rules the server enforces to the
+   * refusal (ADR 0125).
+   */
+  readonly description?: string;
+  /** A pattern the field's string must match (JSON Schema `pattern`, unanchored unless anchored). */
   readonly pattern?: string;
   /** The field's string is one of these values (JSON Schema `enum`). */
   readonly choices?: ChoiceList;
@@ -103,6 +109,9 @@ export interface ModelSchema {
 
 /** A query the contract does not refuse as blank has a character other than whitespace. */
 export const NON_BLANK_PATTERN = '\\S';
+
+/** A `search_lang` as a model should send it: two letters (the contract's ISO 639-1 list decides which). */
+export const LANGUAGE_CODE_PATTERN = '^[A-Za-z]{2}$';
 
 /** The GUI control of a field, inside each query's options disclosure. */
 export type FieldControl =
@@ -271,7 +280,10 @@ export const REQUEST_FIELDS = [
     link: { param: 'id', broadcast: false, typeParam: 'idtype' },
     summary: (value: string) => `id ${value}`,
     // A safe integer: the OpenAPI document says `integer` with no upper bound.
-    modelSchema: { maximum: Number.MAX_SAFE_INTEGER },
+    modelSchema: {
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: `Your id for the query, echoed on its result group: 1–${MAX_ID_LENGTH} characters or an integer ≥ 0. Default: the next free number.`,
+    },
   },
   {
     name: 'query',
@@ -287,7 +299,7 @@ export const REQUEST_FIELDS = [
     cacheKey: true,
     providerOption: false,
     link: { param: 'q', broadcast: false },
-    modelSchema: { pattern: NON_BLANK_PATTERN },
+    modelSchema: { pattern: NON_BLANK_PATTERN, description: `The search query, 1–${MAX_QUERY_LENGTH} characters.` },
   },
   {
     name: 'count',
@@ -330,7 +342,10 @@ export const REQUEST_FIELDS = [
     control: { control: 'select', label: 'Topic', help: `Default (${DEFAULT_TOPIC})`, choices: 'topics' },
     link: { param: 'topic', broadcast: true },
     summary: (value: string) => `topic ${value}`,
-    modelSchema: { choices: 'topics' },
+    modelSchema: {
+      choices: 'topics',
+      description: `\`${DEFAULT_TOPIC}\` (default) or \`news\` articles, newest first.`,
+    },
   },
   {
     name: 'page',
@@ -348,6 +363,9 @@ export const REQUEST_FIELDS = [
     control: { control: 'number', label: 'Page', help: `${MIN_PAGE}–${MAX_PAGE}, default ${MIN_PAGE}` },
     link: { param: 'page', broadcast: true },
     summary: (value: string) => `page ${value}`,
+    modelSchema: {
+      description: `Page of results (${MIN_PAGE}–${MAX_PAGE}), default ${MIN_PAGE}; a group's \`more\` says whether the next page may hold more.`,
+    },
   },
   {
     name: 'country',
@@ -369,7 +387,7 @@ export const REQUEST_FIELDS = [
     control: { control: 'select', label: 'Country', help: 'Default (United States)', choices: 'countries' },
     link: { param: 'country', broadcast: true },
     summary: (value: string) => `country ${value}`,
-    modelSchema: { choices: 'countries' },
+    // No enum: an unknown code falls back to the default on every surface, and the schema says so.
   },
   {
     name: 'search_lang',
@@ -396,7 +414,10 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'lang', broadcast: true },
     summary: (value: string) => `language ${value}`,
-    modelSchema: { choices: 'languages' },
+    modelSchema: {
+      pattern: LANGUAGE_CODE_PATTERN,
+      description: 'ISO 639-1 language code of the results, such as en or de.',
+    },
   },
   {
     name: 'safesearch',
@@ -423,7 +444,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'safesearch', broadcast: true },
     summary: (value: string) => `safe search ${value}`,
-    modelSchema: { choices: 'safesearch' },
+    modelSchema: { choices: 'safesearch', description: `Default \`${DEFAULT_SAFESEARCH}\`.` },
   },
   {
     name: 'filter_tabloids',
@@ -469,6 +490,9 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'freshness', broadcast: true },
     summary: (value: string) => `published ${value}`,
+    modelSchema: {
+      description: `Only results published in this range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\`, or \`YYYY-MM-DD..YYYY-MM-DD\` with either end left open.`,
+    },
   },
   {
     name: 'include_domains',
@@ -494,6 +518,9 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'include', broadcast: true },
     summary: (value: string) => `only ${value}`,
+    modelSchema: {
+      description: `Only results from these host names or their subdomains (1–${MAX_SCOPE_DOMAINS}, such as docs.example.org; no scheme or path).`,
+    },
   },
   {
     name: 'exclude_domains',
@@ -519,6 +546,7 @@ export const REQUEST_FIELDS = [
     },
     link: { param: 'exclude', broadcast: true },
     summary: (value: string) => `not ${value}`,
+    modelSchema: { description: 'Leave out results from these host names or their subdomains.' },
     check: (item: Record<string, unknown>) =>
       scopeConflicts(item.include_domains as string[] | undefined, item.exclude_domains as string[] | undefined).map(
         ({ index, excluded, included }) => ({
@@ -545,6 +573,9 @@ export const REQUEST_FIELDS = [
     control: { control: 'toggle', label: 'Page excerpts', help: 'Default (none)', on: 'Included', off: 'None' },
     link: { param: 'excerpts', broadcast: true },
     summary: (value: string) => (parseSwitch(value) === true ? 'excerpts included' : 'no excerpts'),
+    modelSchema: {
+      description: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page. Default false.`,
+    },
   },
 ] as const satisfies readonly RequestField[];
 

@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import {
   type CallToolResult,
   Client,
+  fromJsonSchema,
+  type JsonSchemaType,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -75,6 +77,9 @@ async function callTool(
 ): Promise<DriverResult> {
   const client = await connectMcp(transport, era);
   try {
+    const { tools } = await client.listTools();
+    const outputSchema = tools.find((tool) => tool.name === 'web_search')?.outputSchema;
+    if (!outputSchema) throw new Error('mcp: web_search is not listed with an output schema');
     // With a token, the client hands each progress notification of the call to `onprogress` until
     // the result arrives (it stops listening then), so what is recorded came before the result.
     const progress: ProgressReport[] = [];
@@ -90,6 +95,12 @@ async function callTool(
       testCase.progress?.token ? { onprogress } : {},
     )) as CallToolResult;
     const document = result.structuredContent;
+    // The listed output schema holds every answer, a refusal's too (ADR 0028, 0125).
+    const checked = await fromJsonSchema(outputSchema as JsonSchemaType)['~standard'].validate(document);
+    if (checked.issues)
+      throw new Error(
+        `mcp: the structured content does not match the listed output schema: ${JSON.stringify(checked.issues)}`,
+      );
     const isResponse =
       document !== undefined && document !== null && typeof document === 'object' && 'results' in document;
     const response = isResponse ? WebSearchResponseSchema.parse(document) : undefined;

@@ -123,7 +123,7 @@ describe('the tool with a chain of providers', () => {
 });
 
 describe.each(['legacy', 'modern'] as const)('the results app, in the %s era', (era) => {
-  it('is declared on the tool beside its icons, title and hints, in the listing as sent', async () => {
+  it('is declared on the tool beside its title and hints, in the listing as sent, the icons on the server', async () => {
     const { client: connected, transport: clientSide } = await link(era);
     // The raw answer: a client's schema may drop keys it does not know.
     const raw: unknown[] = [];
@@ -140,7 +140,9 @@ describe.each(['legacy', 'modern'] as const)('the results app, in the %s era', (
     expect(sent?._meta).toEqual({ ui: { resourceUri: RESULTS_APP_URI }, 'ui/resourceUri': RESULTS_APP_URI });
     expect(sent?.title).toBe('Web search');
     expect(sent?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    const icons = sent?.icons as { src: string; mimeType: string; sizes: string[] }[];
+    // No icons on the tool, which a model's every turn would carry; the server's stand for it (ADR 0125).
+    expect(sent).not.toHaveProperty('icons');
+    const icons = connected.getServerVersion()?.icons ?? [];
     expect(icons.map((i) => [i.mimeType, i.sizes])).toEqual([
       ['image/svg+xml', ['any']],
       ['image/png', ['192x192']],
@@ -198,11 +200,16 @@ describe('the web_search tool', () => {
     expect(validInput(item({ id: Number.MAX_SAFE_INTEGER + 1 }))).toBe(false);
     expect(validInput(item({ country: 'DE', search_lang: 'de', safesearch: 'strict' }))).toBe(true);
     for (const [field, value] of [
-      ['country', 'XX'],
-      ['search_lang', 'xx'],
+      ['search_lang', 'eng'],
       ['safesearch', 'high'],
     ])
       expect(validInput(item({ [field as string]: value }))).toBe(false);
+    // A country the contract does not list falls back to the default on every surface: the schema says so, never refuses it.
+    expect(validInput(item({ country: 'XX' }))).toBe(true);
+    const country = (
+      inputSchema.properties as { requests: { items: { properties: Record<string, { description: string }> } } }
+    ).requests.items.properties.country;
+    expect(country?.description).toMatch(/an unknown value falls back to `US`/);
     const properties = (inputSchema.properties as { requests: { description?: string; items: { properties: object } } })
       .requests;
     expect(properties.description).toMatch(/1 to 5/);

@@ -50,8 +50,9 @@ export function mcpRefusal(refusal: Refusal, requestId: string, parseFailure = f
 export function createMcpOperation(options: McpRouteOptions): Operation {
   const { core, version } = options;
   const backend = engineBackend(core.engine);
-  const provider = { id: core.engine.provider.id, name: core.engine.provider.name };
-  const providers = core.engine.providers.map((p) => ({ id: p.id, name: p.name }));
+  // Each with its capability table: the tool's options say which provider applies them.
+  const providers = core.engine.providers.map((p) => ({ id: p.id, name: p.name, capabilities: p.capabilities }));
+  const provider = providers[0];
   // The SDK builds the server per request from the request it was handed: what the call needs from
   // the request path (the exchange, whose meter counts the call) is found by that request.
   const admission = new WeakMap<Request, () => Promise<ErrorResponse | undefined>>();

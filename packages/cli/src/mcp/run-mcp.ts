@@ -1,5 +1,5 @@
 import { exitCode } from '@openmates/contract';
-import type { SearchBackend } from '@openmates/mcp';
+import type { ChainMember, SearchBackend } from '@openmates/mcp';
 import { engineEnv } from '../lib/cli-env.ts';
 import { write } from '../lib/io.ts';
 import { searchRemote } from '../search/remote.ts';
@@ -32,8 +32,8 @@ function bridgeBackend(apiUrl: string, apiKey: string | undefined): SearchBacken
 export async function runMcp(options: McpOptions, env: Record<string, string | undefined>): Promise<number> {
   const { engineBackend, serveMcpStdio } = await import('@openmates/mcp');
   let backend: SearchBackend;
-  let provider: { id: string; name: string } | undefined;
-  let providers: { id: string; name: string }[] | undefined;
+  let provider: ChainMember | undefined;
+  let providers: ChainMember[] | undefined;
   let close = async () => {};
   if (options.apiUrl) backend = bridgeBackend(options.apiUrl, options.apiKey);
   else {
@@ -42,8 +42,9 @@ export async function runMcp(options: McpOptions, env: Record<string, string | u
       const config = core.loadConfig(engineEnv(env, 'silent'));
       const engine = core.createEngine({ config, provider: core.createConfiguredProviders(config) });
       backend = engineBackend(engine);
-      provider = { id: engine.provider.id, name: engine.provider.name };
-      providers = engine.providers.map((p) => ({ id: p.id, name: p.name }));
+      // Each with its capability table: the tool's options say which provider applies them.
+      providers = engine.providers.map((p) => ({ id: p.id, name: p.name, capabilities: p.capabilities }));
+      provider = providers[0];
       close = () => engine.close();
     } catch (error) {
       if (error instanceof core.ConfigError || error instanceof core.ProviderNotConfiguredError) {
