@@ -18,7 +18,7 @@ export interface HowToQuestion {
  * The scores `pnpm bench:quality` last recorded for this set (shares, 0 to 1); the test command
  * holds the measured scores at or above them. Raise them when the ranking improves.
  */
-export const HOWTO_RECORDED = { precisionAt3: 0.238, ndcgAt10: 0.309 } as const;
+export const HOWTO_RECORDED = { precisionAt3: 0.325, ndcgAt10: 0.391 } as const;
 
 const MDN = 'https://developer.mozilla.org/docs/';
 const feature = (id: string) => `https://webstatus.dev/features/${id}`;

@@ -169,6 +169,17 @@ describe('how-to questions', () => {
     expect(missing).toEqual([]);
   });
 
+  it.each(HOWTO_QUESTIONS.filter((judged) => judged.quoted))(
+    '$question: a page it accepts among the first three',
+    async ({ question, accept }) => {
+      const results = await searchAsCaller(provider, question, 3);
+      expect(
+        results.some((result) => accept.includes(result.url)),
+        results.map((result) => result.title).join(' | '),
+      ).toBe(true);
+    },
+  );
+
   it('score at or above the recorded precision at 3 and nDCG at 10', async () => {
     const score = await measureHowTo(provider, HOWTO_QUESTIONS);
     expect(score.precisionAt3).toBeGreaterThanOrEqual(HOWTO_RECORDED.precisionAt3);
