@@ -13,12 +13,16 @@ import { orderNamed } from './named-order.ts';
  * limit applies. Names are shared by a handful of pages (`<a>` in HTML, SVG and MathML), never more.
  */
 const MAX_NAMED = 20;
-/** A search whose every word finds fewer documents than this (or than asked for) is relaxed. */
+/**
+ * A search whose every word finds fewer documents than this (or than asked for) is relaxed, unless
+ * the query names a page.
+ */
 const RELAX_BELOW = 3;
 
 /**
- * BM25 search on the query's deciding words (ADR 0129), every word required; when that finds little,
- * relaxed to any word (see `relaxedHits`). The documents the query names (see `namedHits`) come first.
+ * BM25 search on the query's deciding words (ADR 0129), every word required; when that finds little
+ * (nothing, when the query names a page), relaxed to any word. The documents the query names (see
+ * `namedHits`) come first, then owners' pages before their members (see `withOwners`).
  */
 export function searchIndex(connection: IndexConnection, query: string, options: LocalSearchOptions): LocalHit[] {
   const limit = Math.max(0, Math.floor(options.limit));
@@ -33,7 +37,9 @@ export function searchIndex(connection: IndexConnection, query: string, options:
     let ranked = rankedHits(connection, all, wanted, options, terms);
     const expressions = wordExpressions(query);
     // Relaxed: any deciding word, ranked by BM25, so a rarer word of the question counts for more.
-    if (ranked.length < Math.min(RELAX_BELOW, wanted) && expressions.length > 1)
+    // A query that names a page is answered by name; it is relaxed only when nothing else matched.
+    const little = named.length === 0 ? Math.min(RELAX_BELOW, wanted) : 1;
+    if (ranked.length < little && expressions.length > 1)
       ranked = rankedHits(connection, expressions.join(' OR '), wanted, options, terms);
     ranked = withOwners(connection, ranked, options, query).slice(0, wanted);
     if (named.length === 0) return ranked;
