@@ -24,6 +24,7 @@ it('exports exactly the values other packages use', async () => {
     'defaultIndexPath',
     'describeIssues',
     'dryRunRequest',
+    'ensureDemoCorpusIn',
     'errorResponse',
     'ingestPaths',
     'loadConfig',

@@ -17,6 +17,7 @@ export { type DoctorCheck, ProviderNotConfiguredError, type SearchProvider } fro
 export {
   createLocalProvider,
   defaultIndexPath,
+  ensureDemoCorpusIn,
   ingestPaths,
   type LocalDocument,
   type LocalIndex,

@@ -1,4 +1,5 @@
 import { MAX_BATCH_ITEMS, REQUEST_FIELDS, type RequestField, type RequestFields } from '@openmates/contract';
+import { EXAMPLE_QUERIES } from './example-queries.ts';
 
 /** One flag of `openmates search`, in the form both parsers are built from. */
 export interface SearchFlagSpec {
@@ -136,32 +137,36 @@ export function narrowedExampleArgv(fields: RequestFields = REQUEST_FIELDS): str
 }
 
 /** The examples of `openmates search --help` (built when help is shown, not on a search's path). */
-export const searchExamples = () => [
-  { description: 'Search the web for one query', command: '<%= config.bin %> search "rust async runtime"' },
-  {
-    description: 'Several queries at once (one argument each), five results per query, from Germany in German',
-    command: '<%= config.bin %> search "sqlite fts5" "bm25 ranking" --count 5 --country DE --lang de',
-  },
-  {
-    description: 'One query narrowed: a language, a time range, only some sites and not others',
-    command: `<%= config.bin %> ${narrowedExampleArgv()
-      .map((arg) => (/^[\w.:/-]+$/.test(arg) ? arg : JSON.stringify(arg)))
-      .join(' ')}`,
-  },
-  {
-    description: 'Machine-readable output for a script',
-    command: '<%= config.bin %> search "node 24 release" --json | jq .',
-  },
-  {
-    description: 'Each group as a JSON line the moment its query finishes, then the whole response',
-    command: '<%= config.bin %> search "fast query" "slow query" --jsonl',
-  },
-  {
-    description: 'A WebSearchRequest from stdin',
-    command: `echo '{"requests":[{"id":"a","query":"openmates"}]}' | <%= config.bin %> search --input - --json`,
-  },
-  {
-    description: 'Through a running server (openmates serve)',
-    command: '<%= config.bin %> search "openmates" --api-url http://127.0.0.1:8787',
-  },
-];
+export const searchExamples = () => {
+  const { one, several, json, streamed, stdin, server } = EXAMPLE_QUERIES;
+  const quoted = (queries: readonly string[]) => queries.map((query) => JSON.stringify(query)).join(' ');
+  return [
+    { description: 'Search for one query', command: `<%= config.bin %> search ${quoted([one])}` },
+    {
+      description: 'Several queries at once (one argument each), five results per query, from Germany in German',
+      command: `<%= config.bin %> search ${quoted(several)} --count 5 --country DE --lang de`,
+    },
+    {
+      description: 'One query narrowed: a language, a time range, only some sites and not others',
+      command: `<%= config.bin %> ${narrowedExampleArgv()
+        .map((arg) => (/^[\w.:/-]+$/.test(arg) ? arg : JSON.stringify(arg)))
+        .join(' ')}`,
+    },
+    {
+      description: 'Machine-readable output for a script',
+      command: `<%= config.bin %> search ${quoted([json])} --json | jq .`,
+    },
+    {
+      description: 'Each group as a JSON line the moment its query finishes, then the whole response',
+      command: `<%= config.bin %> search ${quoted(streamed)} --jsonl`,
+    },
+    {
+      description: 'A WebSearchRequest from stdin',
+      command: `echo '${JSON.stringify({ requests: [{ id: 'a', query: stdin }] })}' | <%= config.bin %> search --input - --json`,
+    },
+    {
+      description: 'Through a running server (openmates serve)',
+      command: `<%= config.bin %> search ${quoted([server])} --api-url http://127.0.0.1:8787`,
+    },
+  ];
+};

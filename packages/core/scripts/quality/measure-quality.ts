@@ -4,6 +4,7 @@ import { buildResults } from '../../src/build-results.ts';
 import { htmlToText } from '../../src/hygiene/index.ts';
 import { queryProvider } from '../../src/pipeline/query-provider.ts';
 import type { LocalProvider } from '../../src/providers/local/index.ts';
+import type { HowToQuestion } from './howto-questions.ts';
 import type { JudgedQuery } from './judged-queries.ts';
 
 /**
@@ -123,4 +124,58 @@ export async function measureLiterals(provider: LocalProvider, pages: readonly N
       lost.push({ literal: page.literal, url: page.url, title: found?.title });
   }
   return { total: pages.length, kept: pages.length - lost.length, lost };
+}
+
+/** Results a how-to question's precision is taken over. */
+export const PRECISION_DEPTH = 3;
+
+export interface HowToOutcome extends HowToQuestion {
+  /** 1-based positions of the accepted pages among the first DEPTH results. */
+  ranks: number[];
+  /** Accepted pages among the first PRECISION_DEPTH, divided by PRECISION_DEPTH. */
+  precisionAt3: number;
+  /** Discounted gain of the accepted pages among the first DEPTH over the best possible (binary gains). */
+  ndcgAt10: number;
+  /** The first three titles returned. */
+  top: string[];
+}
+
+export interface HowToSummary {
+  outcomes: HowToOutcome[];
+  /** Mean precision at 3. */
+  precisionAt3: number;
+  /** Mean nDCG at 10. */
+  ndcgAt10: number;
+  /** Share of questions with an accepted page among the first three. */
+  answeredAt3: number;
+}
+
+/** Runs the how-to questions and scores them by precision at 3 and nDCG at 10. */
+export async function measureHowTo(
+  provider: LocalProvider,
+  questions: readonly HowToQuestion[],
+): Promise<HowToSummary> {
+  const outcomes: HowToOutcome[] = [];
+  for (const judged of questions) {
+    const results = await searchAsCaller(provider, judged.question);
+    const accepted = new Set(judged.accept);
+    const ranks = results.flatMap((result, at) => (accepted.has(result.url) ? [at + 1] : []));
+    const gain = (positions: number[]) => positions.reduce((sum, rank) => sum + 1 / Math.log2(rank + 1), 0);
+    const ideal = gain(Array.from({ length: Math.min(accepted.size, DEPTH) }, (_, at) => at + 1));
+    outcomes.push({
+      ...judged,
+      ranks,
+      precisionAt3: ranks.filter((rank) => rank <= PRECISION_DEPTH).length / PRECISION_DEPTH,
+      ndcgAt10: ideal === 0 ? 0 : gain(ranks) / ideal,
+      top: results.slice(0, 3).map((r) => r.title),
+    });
+  }
+  const mean = (of: (outcome: HowToOutcome) => number) =>
+    outcomes.length === 0 ? 0 : outcomes.reduce((sum, outcome) => sum + of(outcome), 0) / outcomes.length;
+  return {
+    outcomes,
+    precisionAt3: mean((o) => o.precisionAt3),
+    ndcgAt10: mean((o) => o.ndcgAt10),
+    answeredAt3: mean((o) => (o.ranks[0] !== undefined && o.ranks[0] <= PRECISION_DEPTH ? 1 : 0)),
+  };
 }

@@ -15,8 +15,9 @@ import {
   openIndex,
 } from '../../src/providers/local/index.ts';
 import { digestOf } from '../demo-corpus-digest.ts';
+import { HOWTO_QUESTIONS, HOWTO_RECORDED } from './howto-questions.ts';
 import { JUDGED_QUERIES } from './judged-queries.ts';
-import { searchAsCaller } from './measure-quality.ts';
+import { measureHowTo, searchAsCaller } from './measure-quality.ts';
 
 // The fixed regression subset of `pnpm bench:quality`, on the real demo corpus.
 let dir: string;
@@ -155,5 +156,33 @@ describe('search quality regression subset', () => {
       const [first] = await searchAsCaller(provider, query, 1);
       expect(first?.description).toContain(literal);
     }
+  });
+});
+
+describe('how-to questions', () => {
+  it('are at least 30, each accepting only pages the demo corpus holds', () => {
+    expect(HOWTO_QUESTIONS.length).toBeGreaterThanOrEqual(30);
+    const urls = new Set(docs.map((doc) => doc.url));
+    const missing = HOWTO_QUESTIONS.flatMap(({ question, accept }) =>
+      accept.filter((url) => !urls.has(url)).map((url) => `${question}: ${url}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it.each(HOWTO_QUESTIONS.filter((judged) => judged.quoted))(
+    '$question: a page it accepts among the first three',
+    async ({ question, accept }) => {
+      const results = await searchAsCaller(provider, question, 3);
+      expect(
+        results.some((result) => accept.includes(result.url)),
+        results.map((result) => result.title).join(' | '),
+      ).toBe(true);
+    },
+  );
+
+  it('score at or above the recorded precision at 3 and nDCG at 10', async () => {
+    const score = await measureHowTo(provider, HOWTO_QUESTIONS);
+    expect(score.precisionAt3).toBeGreaterThanOrEqual(HOWTO_RECORDED.precisionAt3);
+    expect(score.ndcgAt10).toBeGreaterThanOrEqual(HOWTO_RECORDED.ndcgAt10);
   });
 });

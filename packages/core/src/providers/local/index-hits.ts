@@ -1,7 +1,10 @@
-import type { LocalHit } from './index-types.ts';
+import { excerptsOf } from './index-excerpts.ts';
+import type { LocalHit, LocalSearchOptions } from './index-types.ts';
 
 /** Tokens in a snippet (FTS5 allows at most 64). */
 export const SNIPPET_TOKENS = 32;
+/** Characters of a body read to make a snippet of its first SNIPPET_TOKENS words. */
+export const LEADING_BODY_CHARS = 600;
 
 /** One row of a search query: a document's stored fields and, when it has no description, a snippet of its body. */
 export interface HitRow {
@@ -28,5 +31,15 @@ export function toHit(row: HitRow): LocalHit {
   if (row.language !== null) hit.language = row.language;
   if (row.published !== null) hit.published = row.published;
   if (row.family_friendly !== null) hit.family_friendly = row.family_friendly === 1;
+  return hit;
+}
+
+/** `row` as a hit, with its excerpts when the search asks for them (its body was then read). */
+export function hitOf(row: HitRow, options: LocalSearchOptions, terms: readonly string[]): LocalHit {
+  const hit = toHit(row);
+  if (options.excerpts === true && typeof row.body === 'string') {
+    const excerpts = excerptsOf(row.body, terms, hit.description);
+    if (excerpts.length > 0) hit.excerpts = excerpts;
+  }
   return hit;
 }

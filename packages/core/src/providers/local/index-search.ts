@@ -1,8 +1,9 @@
-import { buildMatchExpression, hasSeveralWords } from './fts-query.ts';
+import { buildMatchExpression, wordExpressions } from './fts-query.ts';
 import type { IndexConnection } from './index-connection.ts';
-import { EXCERPT_BODY_CHARS, excerptsOf, queryTerms, termOccurrences } from './index-excerpts.ts';
+import { EXCERPT_BODY_CHARS, queryTerms, termOccurrences } from './index-excerpts.ts';
 import { searchFilters } from './index-filters.ts';
-import { type HitRow, leadingWords, SNIPPET_TOKENS, toHit } from './index-hits.ts';
+import { type HitRow, hitOf, LEADING_BODY_CHARS, leadingWords, SNIPPET_TOKENS } from './index-hits.ts';
+import { withOwners } from './index-owners.ts';
 import type { LocalHit, LocalSearchOptions } from './index-types.ts';
 import { nameKeys } from './name-key.ts';
 import { orderNamed } from './named-order.ts';
@@ -12,12 +13,16 @@ import { orderNamed } from './named-order.ts';
  * limit applies. Names are shared by a handful of pages (`<a>` in HTML, SVG and MathML), never more.
  */
 const MAX_NAMED = 20;
-/** Characters of a body read to make a named document's snippet (its first SNIPPET_TOKENS words). */
-const NAMED_BODY_CHARS = 600;
+/**
+ * A search whose every word finds fewer documents than this (or than asked for) is relaxed, unless
+ * the query names a page.
+ */
+const RELAX_BELOW = 3;
 
 /**
- * BM25 search, every word required, falling back to any word when that finds nothing; the documents
- * the query names (see `namedHits`) come first.
+ * BM25 search on the query's deciding words (ADR 0129), every word required; when that finds little
+ * (nothing, when the query names a page), relaxed to any word. The documents the query names (see
+ * `namedHits`) come first, then owners' pages before their members (see `withOwners`).
  */
 export function searchIndex(connection: IndexConnection, query: string, options: LocalSearchOptions): LocalHit[] {
   const limit = Math.max(0, Math.floor(options.limit));
@@ -30,8 +35,13 @@ export function searchIndex(connection: IndexConnection, query: string, options:
     // BM25 ranks the rest; asking for as many more as can be named keeps `limit` after removing them.
     const wanted = limit + Math.min(named.length, limit);
     let ranked = rankedHits(connection, all, wanted, options, terms);
-    if (ranked.length === 0 && hasSeveralWords(query))
-      ranked = rankedHits(connection, buildMatchExpression(query, 'any') ?? all, wanted, options, terms);
+    const expressions = wordExpressions(query);
+    // Relaxed: any deciding word, ranked by BM25, so a rarer word of the question counts for more.
+    // A query that names a page is answered by name; it is relaxed only when nothing else matched.
+    const little = named.length === 0 ? Math.min(RELAX_BELOW, wanted) : 1;
+    if (ranked.length < little && expressions.length > 1)
+      ranked = rankedHits(connection, expressions.join(' OR '), wanted, options, terms);
+    ranked = withOwners(connection, ranked, options, query).slice(0, wanted);
     if (named.length === 0) return ranked;
     const occurrences = new Map(named.map(({ hit, occurrences }) => [hit.url, occurrences]));
     const namedOnly = named.map(({ hit }) => hit);
@@ -40,16 +50,6 @@ export function searchIndex(connection: IndexConnection, query: string, options:
       ...ranked.filter((hit) => !occurrences.has(hit.url)),
     ].slice(0, limit);
   });
-}
-
-/** `row` as a hit, with its excerpts when the search asks for them (its body was then read). */
-function hitOf(row: HitRow, options: LocalSearchOptions, terms: readonly string[]): LocalHit {
-  const hit = toHit(row);
-  if (options.excerpts === true && typeof row.body === 'string') {
-    const excerpts = excerptsOf(row.body, terms, hit.description);
-    if (excerpts.length > 0) hit.excerpts = excerpts;
-  }
-  return hit;
 }
 
 /**
@@ -74,7 +74,7 @@ function namedHits(
   const rows = connection
     .statement(
       `SELECT d.url, f.title, d.description, d.language, d.published, d.family_friendly,
-         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${NAMED_BODY_CHARS}) END AS snippet,
+         CASE WHEN d.description IS NULL THEN substr(f.body, 1, ${LEADING_BODY_CHARS}) END AS snippet,
          substr(f.body, 1, ${EXCERPT_BODY_CHARS}) AS body
        FROM docs d CROSS JOIN docs_fts f ON f.rowid = d.id
        WHERE d.name_key IN (?, ?) AND ${filters.sql}

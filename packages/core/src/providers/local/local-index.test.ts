@@ -70,15 +70,52 @@ describe('search', () => {
     expect(urls('run')).toEqual(['run']);
   });
 
-  it('requires every word, and falls back to any word when that finds nothing', () => {
+  it('requires every word first, and relaxes to any word when that finds little', () => {
     index.addDocuments([
       doc('both', 'Apples and pears', 'fruit'),
       doc('apple', 'Apples', 'fruit'),
       doc('pear', 'Pears', 'fruit'),
     ]);
-    expect(urls('apples pears')).toEqual(['both']);
+    expect(urls('apples pears', { limit: 1 })).toEqual(['both']);
+    const relaxed = urls('apples pears');
+    expect(relaxed[0]).toBe('both');
+    expect(relaxed.slice(1).sort()).toEqual(['apple', 'pear']);
     expect(urls('apples bananas').sort()).toEqual(['apple', 'both']);
     expect(urls('bananas')).toEqual([]);
+  });
+
+  it('lets no stop word or question word decide', () => {
+    index.addDocuments([
+      doc('how', 'How to do it', 'how do I do this, how to do that'),
+      doc('sorting', 'Array sort', 'Sorts the elements of an array in place.'),
+    ]);
+    expect(urls('how do I sort an array')).toEqual(['sorting']);
+  });
+
+  it('relaxes to any word ranked by BM25, a title match above a body mention', () => {
+    index.addDocuments([
+      doc('body', 'Layout', 'a box that is sticky when scrolled'),
+      doc('title', 'Sticky positioning', 'stays in place when scrolled'),
+      doc('common', 'Footer', 'the box at the bottom'),
+      doc('other', 'Header', 'the box at the top'),
+      doc('more', 'Main', 'the main content'),
+    ]);
+    // No document holds both words: the title holding one comes before the body holding it.
+    expect(urls('sticky sidebar')).toEqual(['title', 'body']);
+  });
+
+  it('brings an owner’s page before its members when several of them answer', () => {
+    index.addDocuments([
+      doc('close', 'WebSocket: close', 'Closes the WebSocket connection.'),
+      doc('send', 'WebSocket: send', 'Sends data over the WebSocket connection.'),
+      doc('socket', 'WebSocket', 'The WebSocket object provides the API for managing a WebSocket to a server.'),
+      doc('other', 'PresentationRequest: reconnect', 'Reconnects to a presentation.'),
+    ]);
+    const found = urls('websocket reconnect');
+    expect(found.indexOf('socket')).toBeLessThan(found.indexOf('close'));
+    expect(found.indexOf('socket')).toBeLessThan(found.indexOf('send'));
+    // A member the query names keeps its place.
+    expect(urls('websocket send')[0]).toBe('send');
   });
 
   it('filters by document language; documents without one are excluded', () => {

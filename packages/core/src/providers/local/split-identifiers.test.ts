@@ -64,12 +64,26 @@ describe('identifierParts', () => {
 
 describe('buildMatchExpression', () => {
   it('quotes every word and never passes FTS5 syntax through', () => {
-    expect(buildMatchExpression('"foo" OR bar*', 'all')).toBe('"foo" AND "OR" AND "bar"');
-    expect(buildMatchExpression('NEAR(a b)', 'any')).toBe('"NEAR" OR "a" OR "b"');
+    expect(buildMatchExpression('"foo" NOT bar*', 'all')).toBe('"foo" AND "NOT" AND "bar"');
+    expect(buildMatchExpression('NEAR(x y)', 'any')).toBe('"NEAR" OR "x" OR "y"');
   });
 
   it('matches a camelCase query word whole or by its parts', () => {
     expect(buildMatchExpression('AbortController', 'all')).toBe('("AbortController" OR ("abort" AND "controller"))');
+  });
+
+  it('leaves out stop words and question words, unless nothing else is left', () => {
+    expect(buildMatchExpression('How do I sort an array?', 'all')).toBe('"sort" AND "array"');
+    expect(buildMatchExpression('how to', 'all')).toBe('"how" AND "to"');
+    // Names on the web platform are not stop words: the GET method, JavaScript's `this` and `in`.
+    expect(buildMatchExpression('get this in', 'all')).toBe('"get" AND "this" AND "in"');
+  });
+
+  it('searches the words a question uses with the words reference pages use for them', () => {
+    expect(buildMatchExpression('array remove duplicates', 'all')).toBe(
+      '"array" AND ("remove duplicates" OR "unique values")',
+    );
+    expect(buildMatchExpression('how do I center a div', 'any')).toBe('("center" OR "align") OR "div"');
   });
 
   it('has no expression for a query without word characters', () => {
