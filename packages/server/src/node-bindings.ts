@@ -1,0 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The node:http objects of a request the node adapter serves (`@hono/node-server`'s bindings):
+ * what an operation that writes its own answer (the GUI's built handler) needs. Only the adapter
+ * makes them; the request path itself speaks the fetch API.
+ */
+export interface NodeBindings {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
