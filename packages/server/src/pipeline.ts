@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  API_NAMESPACE,
   CORS_ALLOWED_REQUEST_HEADERS,
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE_S,
@@ -97,9 +96,6 @@ interface Bindings {
   exchange: ExchangeState;
 }
 
-/** A method no route declares: what a path's 405 entry is looked up by. */
-const NO_METHOD = '-';
-
 /**
  * The server's one request path, on Hono: every request, whatever its surface (REST, the event
  * stream, tRPC, `/mcp`, the GUI's pages), is routed by Hono from the route table and passes the
@@ -192,9 +188,8 @@ export function createPipeline(options: PipelineOptions): FetchHandler {
     };
   };
 
-  // Every route of the table, by its path (a prefix's own path and everything under it) and method;
-  // then each path's 405 for the methods it does not declare.
-  const paths = new Map<string, RouteMatch>();
+  // Every route of the table, registered with Hono by its method and path (a prefix's own path and
+  // everything under it): a request one of them answers meets that route's handler alone.
   for (const route of Object.values(routes)) {
     if (route.variant) continue;
     const match = router.match(route.method, route.path);
@@ -202,23 +197,19 @@ export function createPipeline(options: PipelineOptions): FetchHandler {
     if (!operations[route.operation]) throw new Error(`The route ${route.operation} has no operation.`);
     const owned = route.prefix === undefined ? [route.path] : [route.prefix, `${route.prefix}/*`];
     for (const path of owned) {
-      if (!paths.has(path)) paths.set(path, router.match(NO_METHOD, route.path) as RouteMatch);
       if (origins.size > 0 && !route.anyMethod) app.use(path, corsFor(match));
       if (route.anyMethod) app.all(path, handler(match));
       else app.on(route.method, path, handler(match));
     }
   }
-  for (const [path, refused] of paths) app.all(path, handler(refused));
-  const notFound = (c: Context<{ Bindings: Bindings }>) =>
-    c.env.exchange.own(shapers.web(new Refusal('not_found'), c.env.exchange.requestId, c.env.exchange.headers));
-  // Every path of the versioned namespace is the API's: an unknown one is its 404, never a GUI page.
-  app.all(`${API_NAMESPACE}/*`, (c, next) => (c.env.exchange.pathname === API_NAMESPACE ? next() : notFound(c)));
-  if (pages) {
-    const page = router.match('GET', '/');
-    if (!page?.route) throw new Error('The pages route does not answer /.');
-    app.all('*', handler(page));
-  }
-  app.notFound(notFound);
+  // Whatever no route answers: a known path's 405 (with its methods), the GUI's page for a path the
+  // API does not own when it is mounted, else the 404 (all of the versioned namespace is the API's).
+  app.notFound((c) => {
+    const { exchange } = c.env;
+    const match = router.match(exchange.method, exchange.pathname);
+    if (match) return handler(match)(c);
+    return exchange.own(shapers.web(new Refusal('not_found'), exchange.requestId, exchange.headers));
+  });
   app.onError((error, c) => refuse(c.env.exchange, 'web', error));
 
   return async (request, node) => {
