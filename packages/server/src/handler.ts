@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import {
   DEFAULT_HOST,
@@ -20,14 +19,13 @@ import type { ServerConfig } from './env.ts';
 import { createHostPolicy } from './host-policy.ts';
 import { createMcpOperation, mcpRefusal } from './mcp-route.ts';
 import type { ServerMetrics } from './metrics.ts';
-import type { NodeBindings } from './node-bindings.ts';
+import type { NodeBindings, NodeFallback } from './node-bindings.ts';
 import { createPipeline, type Operation, type RefusalShaper } from './pipeline.ts';
 import { Refusal } from './refusal.ts';
 import { createSearchOperation } from './search-route.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
-/** A node-style handler for everything that is not the API (the web GUI's built handler). */
-export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
+export type { NodeFallback } from './node-bindings.ts';
 
 export interface HandlerOptions {
   engine: Engine;

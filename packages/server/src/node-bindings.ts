@@ -9,3 +9,6 @@ export interface NodeBindings {
   incoming: IncomingMessage;
   outgoing: ServerResponse;
 }
+
+/** A node-style handler for everything that is not the API (the web GUI's built handler). */
+export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
