@@ -302,6 +302,21 @@ describe('cache', () => {
     expect(brave.requests).toHaveLength(0);
   });
 
+  it('validates a body as a step of its own: refused before any call, or the search ready to run', async () => {
+    const { engine } = braveEngine({ OPENMATES_CACHE_TTL_S: '60' });
+    const invalid = await refused(engine.validateText(JSON.stringify({ requests: [] })));
+    expect(invalid.code).toBe('invalid_request');
+    expect((await refused(engine.validateText('not json'))).code).toBe('invalid_request');
+    const text = JSON.stringify({ requests: [{ query: 'validated first' }] });
+    const validated = await engine.validateText(text, { requestId: 'step-id' });
+    expect(brave.requests).toHaveLength(0);
+    const groups: number[] = [];
+    const ran = await validated.run({ onGroup: (_group, index) => groups.push(index) });
+    expect(groups).toEqual([0]);
+    expect(brave.requests).toHaveLength(1);
+    expect(ran.json).toBe((await engine.searchText(text, { requestId: 'step-id' })).json);
+  });
+
   it('is off with OPENMATES_CACHE_TTL_S=0', async () => {
     const { engine } = braveEngine({ OPENMATES_CACHE_TTL_S: '0' });
     await engine.search({ requests: [{ query: 'uncached' }] });

@@ -78,6 +78,13 @@ export interface Engine {
    * which is what a cache hit answers) skips parsing and validation (ADR 0105).
    */
   searchText(text: string, options?: SearchOptions): Promise<SearchJson>;
+  /**
+   * The first step of `searchText` on its own: parses and validates a request body's JSON text,
+   * rejecting as `searchText` would for a body that is not JSON or not a valid request, and
+   * resolves to the search of that request, not started. What a caller that must answer a refusal
+   * differently from a failed search (the event stream: JSON before a stream opens) awaits first.
+   */
+  validateText(text: string, options?: Pick<SearchOptions, 'requestId'>): Promise<ValidatedSearch>;
   /** The shared Redis, when configured (its state is `/healthz`'s `redis`). */
   readonly redis: RedisLink | undefined;
   /** Replaces every configured secret in `text`. */
@@ -85,6 +92,11 @@ export interface Engine {
   /** Skill info for `GET /v1/apps/web/skills/search`. */
   skillInfo(version: string): SkillInfo;
   close(): Promise<void>;
+}
+
+/** A request that passed validation; `run` searches it once (the request id is the one it was validated under). */
+export interface ValidatedSearch {
+  run(options?: Omit<SearchOptions, 'requestId'>): Promise<SearchJson>;
 }
 
 /** What every search of one engine shares. */
@@ -155,17 +167,30 @@ function itemsOf(shared: Shared, from: Input, log: Logger): readonly NormalizedR
   return items;
 }
 
-/** One search, step by step. */
-async function search(shared: Shared, from: Input, options: SearchOptions): Promise<SearchJson> {
+/** A search begun: its request id, its log and its validated items. */
+interface Begun {
+  readonly requestId: string;
+  readonly log: Logger;
+  readonly started: number;
+  readonly items: readonly NormalizedRequestItem[];
+}
+
+/** The steps before any call: the request id, the log's bindings, validation (throws the 400). */
+function begin(shared: Shared, from: Input, requestId: string = newRequestId()): Begun {
   const { chain, clock } = shared;
-  const requestId = options.requestId ?? newRequestId();
   const binding = chain.length > 1 ? { providers: chain.map((p) => p.id).join(',') } : { provider: chain[0]?.id };
   const log = shared.logger.child({ request_id: requestId, ...binding });
   const started = clock.now();
-  const items = itemsOf(shared, from, log);
+  return { requestId, log, started, items: itemsOf(shared, from, log) };
+}
+
+/** The rest of one search, step by step: plan, run each group, admit, fit. */
+async function run(shared: Shared, begun: Begun, options: Omit<SearchOptions, 'requestId'>): Promise<SearchJson> {
+  const { chain, clock } = shared;
+  const { requestId, log, started, items } = begun;
   const signal = options.signal ?? new AbortController().signal;
   signal.throwIfAborted();
-  const run: SearchRun = {
+  const searchRun: SearchRun = {
     signal,
     log,
     budget: plan(shared.config, shared.members),
@@ -174,8 +199,17 @@ async function search(shared: Shared, from: Input, options: SearchOptions): Prom
     observer: shared.observer,
     chainLength: chain.length,
   };
-  const admitted = await runGroups(shared, run, items, options.onGroup, started);
-  return fit(run, shared.members, admitted, { requestId, maxResponseBytes: shared.config.maxResponseBytes, started });
+  const admitted = await runGroups(shared, searchRun, items, options.onGroup, started);
+  return fit(searchRun, shared.members, admitted, {
+    requestId,
+    maxResponseBytes: shared.config.maxResponseBytes,
+    started,
+  });
+}
+
+/** One search, step by step. */
+async function search(shared: Shared, from: Input, options: SearchOptions): Promise<SearchJson> {
+  return run(shared, begin(shared, from, options.requestId), options);
 }
 
 /** Creates the engine every surface calls. */
@@ -202,14 +236,10 @@ export function createEngine(options: EngineOptions): Engine {
     logger,
     redis,
     search: (input, searchOptions = {}) => search(shared, { input }, searchOptions),
-    // Not an async function: the search's own promise is handed out, so that a request refused by
-    // validation has already rejected when the caller looks (the event stream relies on it).
-    searchText(text, searchOptions = {}) {
-      try {
-        return search(shared, inputOfText(shared, text), searchOptions);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    searchText: async (text, searchOptions = {}) => search(shared, inputOfText(shared, text), searchOptions),
+    async validateText(text, validateOptions = {}) {
+      const begun = begin(shared, inputOfText(shared, text), validateOptions.requestId);
+      return { run: (runOptions = {}) => run(shared, begun, runOptions) };
     },
     redact,
     skillInfo: (version) => skillInfo(config, chain, version),

@@ -8,7 +8,13 @@ export {
   loadConfig,
   SELECTION_ENVIRONMENT,
 } from './config.ts';
-export { createEngine, type Engine, type EngineObserver, type SearchJson } from './engine.ts';
+export {
+  createEngine,
+  type Engine,
+  type EngineObserver,
+  type SearchJson,
+  type ValidatedSearch,
+} from './engine.ts';
 export { describeIssues, EngineError, errorResponse, parseJsonBody } from './engine-error.ts';
 export { createRedactor } from './hygiene/index.ts';
 export { createLogger, type Logger } from './logger.ts';

@@ -1,11 +1,4 @@
-import {
-  CORS_ALLOWED_REQUEST_HEADERS,
-  CORS_EXPOSED_HEADERS,
-  CORS_MAX_AGE_S,
-  RATE_LIMIT_POLICY,
-  type RateLimitState,
-  rateLimitHeaders,
-} from '@openmates/contract';
+import { RATE_LIMIT_POLICY, type RateLimitState, rateLimitHeaders } from '@openmates/contract';
 import type { Engine, Logger } from '@openmates/core';
 import { LRUCache } from 'lru-cache';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -16,18 +9,8 @@ import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import { Refusal } from './refusal.ts';
 
 /**
- * A response as plain data; `body` is the exact text or bytes to send (`null`: none), or the bytes
- * of an event stream, written as they come (cancelling the stream aborts the search behind it).
- */
-export interface PlainResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
-}
-
-/**
  * What every step of the request path and every operation share: the engine, the key check, the
- * rate limiter, CORS, the refusal of a draining server, the log line. The request path
+ * rate limiter, the refusal of a draining server, the log line. The request path
  * (`pipeline.ts`) decides which of them a request meets, from its route's entry.
  */
 export interface ApiCore {
@@ -55,13 +38,6 @@ export interface ApiCore {
   count(identity: string): Promise<Record<string, string>>;
   /** The caller's state under the limit without counting anything; `undefined` when the limit is off. */
   peek(identity: string): Promise<RateLimitState | undefined>;
-  /**
-   * The CORS headers of an actual answer for this `Origin`: none unless it is one of
-   * `OPENMATES_ALLOWED_ORIGINS`; `Vary: Origin` whenever that list is set, since answers differ by origin.
-   */
-  cors(origin: string | null | undefined): Record<string, string>;
-  /** The answer to a preflight from an allowed origin (204), `undefined` for any other origin. */
-  preflight(origin: string | null | undefined, allow: readonly string[]): PlainResponse | undefined;
   /** Logs an error that is no refusal (a fault: answered 500 without detail), by its name only. */
   fault(error: unknown, requestId: string): void;
   /** One log line per request: the route's template, never the raw path, query text or keys. */
@@ -71,20 +47,17 @@ export interface ApiCore {
 /** What a draining server answers in place of new work (503 `not_configured`). */
 export const SHUTTING_DOWN = 'This server is shutting down: send the request again (it reaches a server that is up).';
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
+/** The headers of every JSON answer. */
+export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
-/** A JSON answer with the API's usual headers. */
-export function plainJson(
-  status: number,
-  body: string | Uint8Array,
-  headers: Record<string, string> = {},
-): PlainResponse {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
+/** A JSON answer with the API's usual headers, and `headers` (the request's) after them. */
+export function plainJson(status: number, body: string | Uint8Array, headers: Record<string, string> = {}): Response {
+  return new Response(body as BodyInit, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
-/** The contract's JSON answer for a refusal, with its headers. */
-export function refusalJson(refusal: Refusal, requestId: string): PlainResponse {
-  return plainJson(refusal.status, JSON.stringify(refusal.body(requestId)), { ...refusal.headers });
+/** The contract's JSON answer for a refusal, with its headers and the request's. */
+export function refusalJson(refusal: Refusal, requestId: string, headers: Record<string, string> = {}): Response {
+  return plainJson(refusal.status, JSON.stringify(refusal.body(requestId)), { ...refusal.headers, ...headers });
 }
 
 /**
@@ -101,7 +74,6 @@ export function createApiCore(
   const authenticate = createAuthenticator(config.apiKeys);
   const limiter = createLimiter(engine, config.rateLimit, config.rateLimitWindowS);
   const stateHeaders = (state: RateLimitState) => rateLimitHeaders(state, config.rateLimitWindowS);
-  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => new URL(origin).origin));
   // In Redis an identity is an HMAC: neither keys nor addresses are stored. One costs about 20 µs
   // on a busy server and every request needs one, so the identities seen lately keep theirs.
   const limitKeys = new LRUCache<string, string>({ max: 4096 });
@@ -168,28 +140,6 @@ export function createApiCore(
     return stateOf(res);
   }
 
-  const exposed = CORS_EXPOSED_HEADERS.join(', ');
-  function cors(origin: string | null | undefined): Record<string, string> {
-    if (allowedOrigins.size === 0) return {};
-    if (!origin || !allowedOrigins.has(origin)) return { vary: 'Origin' };
-    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': exposed, vary: 'Origin' };
-  }
-
-  function preflight(origin: string | null | undefined, allow: readonly string[]): PlainResponse | undefined {
-    if (!origin || !allowedOrigins.has(origin)) return undefined;
-    return {
-      status: 204,
-      headers: {
-        'access-control-allow-origin': origin,
-        'access-control-allow-methods': allow.join(', '),
-        'access-control-allow-headers': CORS_ALLOWED_REQUEST_HEADERS.join(', '),
-        'access-control-max-age': String(CORS_MAX_AGE_S),
-        vary: 'Origin',
-      },
-      body: null,
-    };
-  }
-
   function fault(error: unknown, requestId: string): void {
     log.error(
       { event: 'http', request_id: requestId, error_name: error instanceof Error ? error.name : typeof error },
@@ -229,8 +179,6 @@ export function createApiCore(
     identity,
     count,
     peek,
-    cors,
-    preflight,
     fault,
     logRequest,
   };

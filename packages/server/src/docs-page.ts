@@ -1,6 +1,5 @@
 import { PATHS } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
-import type { PlainResponse } from './api-core.ts';
 
 // The API reference at /docs is this project's own page, rendered once (at the first request) from the OpenAPI document the
 // server answers at /v1/openapi.json (ADR 0094): plain HTML and one stylesheet, no script, no
@@ -216,8 +215,15 @@ let page: string | undefined;
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** One file of the page: its status, headers and text. */
+export interface DocsFile {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** Answers `/docs` and `/docs/assets/docs.css`, or undefined for any other path. */
-export function docsResponse(pathname: string): PlainResponse | undefined {
+export function docsResponse(pathname: string): DocsFile | undefined {
   const headers = {
     'content-security-policy': CSP,
     'referrer-policy': 'no-referrer',

@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import {
-  createRouter,
   DEFAULT_HOST,
   GUI_ROUTE,
   type Health,
@@ -10,7 +9,6 @@ import {
   type Readiness,
   ROUTE_TABLE,
   type RouteDefinition,
-  type Router,
 } from '@openmates/contract';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { type Engine, parseJsonBody } from '@openmates/core';
@@ -21,13 +19,13 @@ import type { ServerConfig } from './env.ts';
 import { createHostPolicy } from './host-policy.ts';
 import { createMcpOperation, mcpRefusal } from './mcp-route.ts';
 import type { ServerMetrics } from './metrics.ts';
-import { createPipeline, type Operation, type RefusalShaper, SENT } from './pipeline.ts';
+import type { NodeBindings, NodeFallback } from './node-bindings.ts';
+import { createPipeline, type Operation, type RefusalShaper } from './pipeline.ts';
 import { Refusal } from './refusal.ts';
 import { createSearchOperation } from './search-route.ts';
 import { appRouter, trpcErrorShape } from './trpc-router.ts';
 
-/** A node-style handler for everything that is not the API (the web GUI's built handler). */
-export type NodeFallback = (request: IncomingMessage, response: ServerResponse) => void;
+export type { NodeFallback } from './node-bindings.ts';
 
 export interface HandlerOptions {
   engine: Engine;
@@ -41,22 +39,20 @@ export interface HandlerOptions {
    * (`createEngine({ observer: metrics.engine })`). Default: fresh ones that see HTTP requests only.
    */
   metrics?: ServerMetrics;
-  /** The GUI: answers every path the API does not own (through the same request path); JSON 404 when absent. */
+  /**
+   * The GUI: answers every path the API does not own (through the same request path), served by
+   * the node adapter (its handler writes to the node response); JSON 404 when absent.
+   */
   gui?: NodeFallback;
-  /** Test-only: the route table (default the contract's); every route needs an operation. */
-  routes?: Readonly<Record<string, RouteDefinition>>;
-  /** Test-only: operations of routes added to `routes`, by operation name. */
-  operations?: Readonly<Record<string, Operation>>;
-  /** Test-only: wraps the router the request path resolves each request with (to count lookups). */
-  wrapRouter?: (router: Router) => Router;
 }
 
 /**
- * The whole API as one node:http listener: every request takes the request path of
- * `pipeline.ts`, its route resolved once from the table. REST, tRPC and MCP call the same engine.
+ * The whole API as one fetch function: every request takes the request path of `pipeline.ts`,
+ * routed from the table. REST, tRPC and MCP call the same engine and answer the same `Response`.
+ * `node` is the node adapter's (`listen()`), for the GUI and the caller's address.
  */
 export interface ApiHandler {
-  (request: IncomingMessage, response: ServerResponse): void;
+  fetch(request: Request, node?: NodeBindings): Promise<Response>;
   readonly metrics: ServerMetrics;
   /**
    * Settles when the provider is ready to serve (the local index opened and its demo corpus built,
@@ -67,16 +63,17 @@ export interface ApiHandler {
   drain(): void;
 }
 
-const OPENAPI_BYTES = Buffer.from(JSON.stringify(openapi));
+const OPENAPI_TEXT = JSON.stringify(openapi);
 
 /** tRPC's envelope around the contract's error, for refusals made before tRPC runs. */
-const trpcRefusal: RefusalShaper = (refusal, requestId) =>
+const trpcRefusal: RefusalShaper = (refusal, requestId, headers) =>
   plainJson(refusal.status, JSON.stringify({ error: trpcErrorShape(refusal.body(requestId), refusal.status) }), {
     ...refusal.headers,
+    ...headers,
   });
 
 /** How each surface words a refusal. */
-const SHAPERS: Record<RouteDefinition['tag'], RefusalShaper> = {
+export const REFUSAL_SHAPERS: Readonly<Record<RouteDefinition['tag'], RefusalShaper>> = {
   web: refusalJson,
   meta: refusalJson,
   gui: refusalJson,
@@ -132,15 +129,14 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     search,
     async skillInfo(exchange) {
       const { rateLimit } = exchange;
-      return plainJson(
+      return exchange.json(
         200,
         JSON.stringify({ ...engine.skillInfo(options.version), ...(rateLimit ? { rate_limit: rateLimit } : {}) }),
       );
     },
     async trpcSearch(exchange) {
-      const url = exchange.request.url ?? '';
-      const query = url.indexOf('?');
-      if (query >= 0 && new URLSearchParams(url.slice(query + 1)).has('batch'))
+      const url = new URL(exchange.request.url);
+      if (url.searchParams.has('batch'))
         throw new Refusal('invalid_request', 'tRPC batching is off: send one call per request.', {
           issues: [{ path: '', message: issueMessage('batchedCalls') }],
         });
@@ -148,7 +144,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
       parseJsonBody(exchange.body);
       const { requestId, signal } = exchange;
       // tRPC's fetch adapter takes a fetch Request: built here, from the body already read and checked.
-      const request = new Request(`http://localhost${url}`, {
+      const request = new Request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: exchange.body,
@@ -170,28 +166,25 @@ export function createHandler(options: HandlerOptions): ApiHandler {
       });
     },
     mcp: createMcpOperation({ core, version: options.version }),
-    openapi: async () => ({
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: OPENAPI_BYTES,
-    }),
+    openapi: async (exchange) =>
+      exchange.reply(200, OPENAPI_TEXT, { 'content-type': 'application/json; charset=utf-8' }),
     async docs(exchange) {
       const page = docsResponse(exchange.pathname);
       if (!page) throw new Refusal('not_found');
-      return page;
+      return exchange.reply(page.status, page.body, page.headers);
     },
-    health: async () => plainJson(200, JSON.stringify(health())),
-    async readiness() {
+    health: async (exchange) => exchange.json(200, JSON.stringify(health())),
+    async readiness(exchange) {
       if (core.draining) throw core.shuttingDown();
       if (!ready) {
         void prepare();
         throw new Refusal('not_configured', notReady);
       }
-      return plainJson(200, JSON.stringify(readiness));
+      return exchange.json(200, JSON.stringify(readiness));
     },
-    async metrics() {
+    async metrics(exchange) {
       const { contentType, body } = await core.metrics.render();
-      return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body };
+      return exchange.reply(200, body, { 'content-type': contentType, 'cache-control': 'no-store' });
     },
   };
 
@@ -200,27 +193,30 @@ export function createHandler(options: HandlerOptions): ApiHandler {
     ...builtins,
     ...(gui
       ? {
-          // The GUI writes its own answer: the request path's headers (the request id) go on first.
+          // The GUI writes its own answer to the node response: the request path's headers (the
+          // request id) go on first, and the log line waits for the answer to be sent.
           [GUI_ROUTE.operation]: async (exchange) => {
-            for (const [name, value] of Object.entries(exchange.headers)) exchange.response.setHeader(name, value);
-            gui(exchange.request, exchange.response);
-            return SENT;
+            const { node } = exchange;
+            if (!node) throw new Error('The GUI is served through the node adapter (listen()).');
+            const { incoming, outgoing } = node;
+            for (const [name, value] of Object.entries(exchange.headers)) outgoing.setHeader(name, value);
+            const sent = new Promise<void>((resolve) => outgoing.once('close', resolve));
+            gui(incoming, outgoing);
+            await sent;
+            exchange.outcome = outgoing.writableFinished ? outgoing.statusCode : 499;
+            return RESPONSE_ALREADY_SENT;
           },
         }
       : {}),
-    ...options.operations,
   };
-  const routes = options.routes ?? ROUTE_TABLE;
-  for (const route of Object.values(routes))
-    if (!route.variant && !operations[route.operation])
-      throw new Error(`The route ${route.operation} has no operation.`);
-  const router = createRouter(routes, gui ? { pages: GUI_ROUTE } : {});
-  const listener = createPipeline({
+  const fetch = createPipeline({
     core,
-    router: options.wrapRouter ? options.wrapRouter(router) : router,
+    routes: ROUTE_TABLE,
     operations,
-    shapers: SHAPERS,
+    shapers: REFUSAL_SHAPERS,
     allowHost: createHostPolicy(options.host ?? DEFAULT_HOST, config.allowedOrigins),
+    allowedOrigins: config.allowedOrigins,
+    ...(gui ? { pages: GUI_ROUTE } : {}),
   });
-  return Object.assign(listener, { metrics: core.metrics, prepared, drain: core.drain });
+  return { fetch, metrics: core.metrics, prepared, drain: core.drain };
 }

@@ -2,7 +2,7 @@ import { createMcpHandler, ProtocolErrorCode } from '@modelcontextprotocol/serve
 import type { ErrorResponse } from '@openmates/contract';
 import { errorResponse, parseJsonBody } from '@openmates/core';
 import { createMcpServer, engineBackend } from '@openmates/mcp';
-import { type ApiCore, type PlainResponse, plainJson } from './api-core.ts';
+import { type ApiCore, plainJson } from './api-core.ts';
 import type { Operation } from './pipeline.ts';
 import { Refusal } from './refusal.ts';
 
@@ -28,7 +28,12 @@ function methodsOf(body: unknown): string[] {
  * JSON is a parse error, a server that cannot serve an internal error, anything else (key, origin,
  * size, type, method) a request the endpoint will not take.
  */
-export function mcpRefusal(refusal: Refusal, requestId: string, parseFailure = false): PlainResponse {
+export function mcpRefusal(
+  refusal: Refusal,
+  requestId: string,
+  headers: Record<string, string> = {},
+  parseFailure = false,
+): Response {
   const data = refusal.body(requestId);
   const code = parseFailure
     ? ProtocolErrorCode.ParseError
@@ -36,7 +41,7 @@ export function mcpRefusal(refusal: Refusal, requestId: string, parseFailure = f
       ? ProtocolErrorCode.InternalError
       : ProtocolErrorCode.InvalidRequest;
   const body = { jsonrpc: '2.0', id: null, error: { code, message: data.error, data } };
-  return plainJson(refusal.status, JSON.stringify(body), { ...refusal.headers });
+  return plainJson(refusal.status, JSON.stringify(body), { ...refusal.headers, ...headers });
 }
 
 /**
@@ -78,17 +83,10 @@ export function createMcpOperation(options: McpRouteOptions): Operation {
     } catch (error) {
       const refusal = Refusal.of(error);
       if (!refusal) throw error;
-      return mcpRefusal(refusal, exchange.requestId, true);
+      return mcpRefusal(refusal, exchange.requestId, exchange.headers, true);
     }
-    // The SDK's transport takes a fetch Request: built here, from the headers, the body already read.
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(exchange.request.headers))
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const request = new Request(`http://${exchange.header('host') ?? 'localhost'}${exchange.pathname}`, {
-      method: exchange.method,
-      headers,
-      signal: exchange.signal,
-    });
+    // The SDK's transport takes the request itself, its body already read and parsed.
+    const request = exchange.request;
     admission.set(request, async () => {
       try {
         await exchange.meter();

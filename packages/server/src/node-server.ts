@@ -1,7 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DRAIN_MS, DEFAULT_HEADERS_TIMEOUT_MS } from './env.ts';
 import type { ApiHandler } from './handler.ts';
+import type { NodeBindings } from './node-bindings.ts';
 
 export interface RunningServer {
   /** The origin it listens on, e.g. `http://127.0.0.1:8787`. */
@@ -27,10 +29,15 @@ export interface ListenOptions {
 }
 
 /**
- * Serves the API's handler with node:http: every request, the GUI's pages included when the
- * handler mounts them, goes to the handler's one request path.
+ * Serves the API's fetch handler with node:http, through `@hono/node-server`'s listener (the
+ * adapter at the edge: the one place node's request and response become a fetch `Request` and
+ * back): every request, the GUI's pages included when the handler mounts them, goes to the
+ * handler's one request path. node:http keeps what only it can do: the slow-client deadlines
+ * (ADR 0053) and the connections a drain closes (ADR 0051).
  */
 export async function listen(handler: ApiHandler, options: ListenOptions): Promise<RunningServer> {
+  // An HTTP/1 server: its bindings are node:http's.
+  const listener = getRequestListener((request, node) => handler.fetch(request, node as NodeBindings));
   // Responses in progress, so that close() can end their keep-alive connections once they finish
   // instead of waiting for the client or the keep-alive timeout.
   const active = new Set<ServerResponse>();
@@ -56,7 +63,7 @@ export async function listen(handler: ApiHandler, options: ListenOptions): Promi
         if (active.size === 0) settled?.();
       });
       if (closing) endAfter(response);
-      handler(request, response);
+      void listener(request, response);
     },
   );
   server.keepAliveTimeout = 5_000;

@@ -1,29 +1,39 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  CORS_ALLOWED_REQUEST_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE_S,
+  createRouter,
+  EVENT_STREAM_MEDIA_TYPE,
   isMetered,
   type RateLimitState,
   type RouteDefinition,
   type RouteMatch,
-  type Router,
   UNMATCHED_TEMPLATE,
 } from '@openmates/contract';
-import type { ApiCore, PlainResponse } from './api-core.ts';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { type ApiCore, JSON_HEADERS } from './api-core.ts';
+import type { NodeBindings } from './node-bindings.ts';
 import { Refusal } from './refusal.ts';
 import { readBody } from './transport.ts';
 
 /**
- * One request as it passes the chain: the route it resolved to (once, from the table), what each
- * step found (the body, the key, the caller's rate-limit state) and the headers the steps add to
- * whatever answers it. Operations read what they need from here and never redo a step.
+ * One request as it passes the chain: the route it resolved to, what each step found (the body,
+ * the key, the caller's rate-limit state) and the headers the steps add to whatever answers it.
+ * Operations read what they need from here and never redo a step.
  */
 export interface Exchange {
-  readonly request: IncomingMessage;
-  readonly response: ServerResponse;
+  /** The request, as the fetch API has it. */
+  readonly request: Request;
+  /** Hono's context of the request (its helpers, such as the event stream's, take it). */
+  readonly context: Context;
+  /** The node:http request and response when the node adapter serves it (the GUI writes to them); undefined in process. */
+  readonly node: NodeBindings | undefined;
   readonly method: string;
   /** The path without its query string. */
   readonly pathname: string;
-  /** The route's entry and the path's methods: resolved once, before every step. */
+  /** The route's entry and the path's methods. */
   readonly match: RouteMatch & { route: RouteDefinition };
   readonly requestId: string;
   /** `performance.now()` when the request arrived. */
@@ -34,12 +44,19 @@ export interface Exchange {
   readonly key: string | null;
   /** The caller's state under the limit, read without counting (a route metered by `peek`); else undefined. */
   readonly rateLimit: RateLimitState | undefined;
-  /** Headers every answer of this request carries: the request id, CORS's, the counted rate-limit state. */
+  /** Headers every answer of this request carries: the request id, the counted rate-limit state. */
   readonly headers: Record<string, string>;
   /** Aborts when the client goes away. */
   readonly signal: AbortSignal;
-  /** One request header as a single string, `null` when absent (node joins repeated ones). */
+  /** One request header, `null` when absent. */
   header(name: string): string | null;
+  /**
+   * The answer of an operation with this request's headers on it from the start (no copy of its
+   * headers later): `body` the exact text or bytes to send, `null` for none.
+   */
+  reply(status: number, body: string | Uint8Array | null, headers: Record<string, string>): Response;
+  /** `reply` with the API's JSON headers before `headers`. */
+  json(status: number, body: string | Uint8Array, headers?: Record<string, string>): Response;
   /**
    * Counts one metered call of a route metered per `call` (an MCP `tools/call`): resolves, or
    * rejects with the 429 refusal; either way the answer carries the caller's state after it.
@@ -49,74 +66,58 @@ export interface Exchange {
   outcome?: number;
 }
 
-/** An operation that wrote its answer to the node response itself (the GUI's handler). */
-export const SENT = Symbol('sent');
-
-/** What an operation answers: plain data, a fetch Response (from a library), or `SENT`. */
-export type Answer = PlainResponse | Response | typeof SENT;
-
 /** The work a route does once the chain has admitted its request: all that a new route adds. */
-export type Operation = (exchange: Exchange) => Promise<Answer>;
+export type Operation = (exchange: Exchange) => Promise<Response>;
 
-/** How a surface words a refusal: the contract's JSON, a JSON-RPC error object, tRPC's envelope. */
-export type RefusalShaper = (refusal: Refusal, requestId: string) => PlainResponse;
+/** How a surface words a refusal (the contract's JSON, a JSON-RPC error object, tRPC's envelope), with the request's headers. */
+export type RefusalShaper = (refusal: Refusal, requestId: string, headers: Record<string, string>) => Response;
 
 export interface PipelineOptions {
   core: ApiCore;
-  router: Router;
-  /** The operation of every route the router can answer, by operation name. */
+  /** The route table (the contract's, or a copy with more routes); every route needs an operation. */
+  routes: Readonly<Record<string, RouteDefinition>>;
+  /** The operation of every route of `routes` (variants aside), by operation name. */
   operations: Readonly<Record<string, Operation>>;
   /** The refusal wording of each surface (a route's `tag`). */
   shapers: Readonly<Record<RouteDefinition['tag'], RefusalShaper>>;
   /** True when a request's `Host` and `Origin` may reach a route that `guardsHost`. */
   allowHost: (host: string | null, origin: string | null) => boolean;
+  /** The route answering every path the table does not own (the GUI's pages), when mounted. */
+  pages?: RouteDefinition;
+  /** The origins allowed to call the API from browsers (`OPENMATES_ALLOWED_ORIGINS`); CORS is mounted only with some. */
+  allowedOrigins: readonly string[];
+}
+
+/** The request path as a fetch function: a request in, its answer out; `node` when the node adapter serves it. */
+export type FetchHandler = (request: Request, node?: NodeBindings) => Promise<Response>;
+
+/** What Hono's context carries for the request path (its `env`). */
+interface Bindings {
+  exchange: ExchangeState;
 }
 
 /**
- * The server's one request path, as a node:http listener. Every request, whatever its surface
- * (REST, the event stream, tRPC, `/mcp`, the GUI's pages), is resolved once from the route table
- * and passes the same steps, each chosen by the route's entry: request id → CORS → host and origin
- * policy → body limits → key → metering → the operation → one log line.
+ * The server's one request path, on Hono: every request, whatever its surface (REST, the event
+ * stream, tRPC, `/mcp`, the GUI's pages), is routed by Hono from the route table and passes the
+ * same steps, each chosen by the route's entry: request id → CORS (when origins are configured) →
+ * host and origin policy → body limits → key → metering → the operation → one log line.
  */
-export function createPipeline(options: PipelineOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { core, router, operations, shapers, allowHost } = options;
+export function createPipeline(options: PipelineOptions): FetchHandler {
+  const { core, routes, operations, shapers, allowHost, pages } = options;
+  const router = createRouter(routes, pages ? { pages } : {});
+  const app = new Hono<{ Bindings: Bindings }>();
 
-  function refuse(exchange: ExchangeState, tag: RouteDefinition['tag'], error: unknown): void {
+  function refuse(exchange: ExchangeState, tag: RouteDefinition['tag'], error: unknown): Response {
     const refusal = Refusal.of(error);
-    const { response } = exchange;
     if (!refusal) {
-      if (exchange.aborted || response.destroyed) {
-        exchange.outcome = 499;
-        response.destroy();
-        return;
-      }
-      core.fault(error, exchange.requestId);
+      // The client went away: nobody reads the answer, the log line says so.
+      if (exchange.signal.aborted) exchange.outcome = 499;
+      else core.fault(error, exchange.requestId);
     }
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    writeAnswer(exchange, shapers[tag](refusal ?? new Refusal('internal_error'), exchange.requestId));
+    return exchange.own(shapers[tag](refusal ?? new Refusal('internal_error'), exchange.requestId, exchange.headers));
   }
 
-  async function run(exchange: ExchangeState, match: RouteMatch): Promise<void> {
-    const { request, headers } = exchange;
-    const route = match.route;
-    const gui = match.tag === 'gui';
-    // CORS, for the API's paths only: a browser's preflight from an allowed origin is answered
-    // with the path's methods; any other preflight is refused as the method it is (405).
-    if (!gui) {
-      const origin = exchange.header('origin');
-      if (exchange.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-        const preflight = core.preflight(origin, match.allow);
-        if (preflight) return writeAnswer(exchange, preflight);
-      }
-      Object.assign(headers, core.cors(origin));
-    }
-    if (!route)
-      throw new Refusal('method_not_allowed', undefined, {
-        headers: { allow: match.allow.join(', ') },
-      });
+  async function run(c: Context<{ Bindings: Bindings }>, exchange: ExchangeState, route: RouteDefinition) {
     // A draining server takes no new work; its public routes (readiness among them) still answer.
     if (core.draining && isMetered(route)) throw core.shuttingDown();
     if (route.guardsHost && !allowHost(exchange.header('host'), exchange.header('origin')))
@@ -124,11 +125,12 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
         'forbidden',
         'Requests from this origin or host name are not allowed: see OPENMATES_ALLOWED_ORIGINS.',
       );
-    if (route.request && exchange.method === route.method) exchange.body = await readBody(request);
+    if (route.request && exchange.method === route.method) exchange.body = await readBody(c);
     if (route.needsKey) exchange.key = core.requireKey(exchange.header('authorization'));
     // With the limit off nothing is counted or read: not even the caller's identity is made.
     if (core.limited && route.metering !== 'none') {
-      const identity = core.identity(exchange.key, request.socket.remoteAddress, exchange.header('x-forwarded-for'));
+      const identity = core.identity(exchange.key, exchange.remoteAddress, exchange.header('x-forwarded-for'));
+      const { headers } = exchange;
       if (route.metering === 'request') Object.assign(headers, await core.count(identity));
       else if (route.metering === 'peek') exchange.rateLimit = await core.peek(identity);
       else
@@ -143,31 +145,131 @@ export function createPipeline(options: PipelineOptions): (request: IncomingMess
     }
     const operation = operations[route.operation];
     if (!operation) throw new Error(`The route ${route.operation} has no operation.`);
-    const answer = await operation(exchange);
-    writeAnswer(exchange, answer);
+    return operation(exchange);
   }
 
-  return (request, response) => {
-    const method = request.method ?? 'GET';
-    const url = request.url ?? '/';
-    const query = url.indexOf('?');
-    const pathname = query < 0 ? url : url.slice(0, query);
-    // The one lookup of this request: every step below reads this entry.
-    const match = router.match(method, pathname);
-    const exchange = new ExchangeState(request, response, method, pathname, match);
-    // One listener for the end of the exchange: a client gone early aborts the work, then the log line.
-    response.once('close', () => {
-      const finished = response.writableFinished;
-      if (!finished) exchange.abort();
-      const status = exchange.outcome ?? (finished ? response.statusCode : 499);
-      core.logRequest(exchange.requestId, method, match?.template ?? UNMATCHED_TEMPLATE, status, exchange.started);
+  /** The handler of one route's entry (or of a path's 405 when the entry has no route). */
+  function handler(match: RouteMatch) {
+    return async (c: Context<{ Bindings: Bindings }>) => {
+      const exchange = c.env.exchange;
+      exchange.resolved = match;
+      exchange.context = c;
+      const { route } = match;
+      try {
+        if (!route) throw new Refusal('method_not_allowed', undefined, { headers: { allow: match.allow.join(', ') } });
+        return await run(c, exchange, route);
+      } catch (error) {
+        return refuse(exchange, match.tag, error);
+      }
+    };
+  }
+
+  // CORS, for the API's paths only and only when origins are configured: a browser's preflight
+  // from an allowed origin is answered with the path's methods; any other preflight is refused as
+  // the method it is (405).
+  const origins = new Set(options.allowedOrigins.map((origin) => new URL(origin).origin));
+  const corsFor = (match: RouteMatch): MiddlewareHandler<{ Bindings: Bindings }> => {
+    const step = cors({
+      origin: (origin) => (origins.has(origin) ? origin : null),
+      allowMethods: [...match.allow],
+      allowHeaders: [...CORS_ALLOWED_REQUEST_HEADERS],
+      exposeHeaders: [...CORS_EXPOSED_HEADERS],
+      maxAge: CORS_MAX_AGE_S,
     });
-    if (!match) {
-      writeAnswer(exchange, shapers.web(new Refusal('not_found'), exchange.requestId));
-      return;
-    }
-    run(exchange, match).catch((error: unknown) => refuse(exchange, match.tag, error));
+    return async (c, next) => {
+      c.env.exchange.resolved = match;
+      if (origins.has(c.req.header('origin') ?? '')) {
+        if (c.req.method !== 'OPTIONS' || c.req.header('access-control-request-method')) return step(c, next);
+        return next();
+      }
+      // Another origin (or none) gets no CORS header; its answers still differ by origin for caches.
+      await next();
+      c.header('vary', 'Origin', { append: true });
+    };
   };
+
+  // Every route of the table, registered with Hono by its method and path (a prefix's own path and
+  // everything under it): a request one of them answers meets that route's handler alone.
+  for (const route of Object.values(routes)) {
+    if (route.variant) continue;
+    const match = router.match(route.method, route.path);
+    if (!match?.route) throw new Error(`The route ${route.operation} does not resolve to itself.`);
+    if (!operations[route.operation]) throw new Error(`The route ${route.operation} has no operation.`);
+    const owned = route.prefix === undefined ? [route.path] : [route.prefix, `${route.prefix}/*`];
+    for (const path of owned) {
+      if (origins.size > 0 && !route.anyMethod) app.use(path, corsFor(match));
+      if (route.anyMethod) app.all(path, handler(match));
+      else app.on(route.method, path, handler(match));
+    }
+  }
+  // Whatever no route answers: a known path's 405 (with its methods), the GUI's page for a path the
+  // API does not own when it is mounted, else the 404 (all of the versioned namespace is the API's).
+  app.notFound((c) => {
+    const { exchange } = c.env;
+    const match = router.match(exchange.method, exchange.pathname);
+    if (match) return handler(match)(c);
+    return exchange.own(shapers.web(new Refusal('not_found'), exchange.requestId, exchange.headers));
+  });
+  app.onError((error, c) => refuse(c.env.exchange, 'web', error));
+
+  return async (request, node) => {
+    const exchange = new ExchangeState(request, node);
+    const answer = await app.fetch(request, { exchange });
+    // One log line per request: now, or when the event stream it answers with ends.
+    const log = (status: number) =>
+      core.logRequest(
+        exchange.requestId,
+        exchange.method,
+        exchange.resolved?.template ?? UNMATCHED_TEMPLATE,
+        status,
+        exchange.started,
+      );
+    if (!exchange.owns(answer)) {
+      // A library's answer (tRPC's, MCP's, the event stream's, a CORS preflight): the request's headers go on now.
+      const { headers } = answer;
+      for (const [name, value] of Object.entries(exchange.headers)) headers.set(name, value);
+      if (headers.get('content-type')?.startsWith(EVENT_STREAM_MEDIA_TYPE))
+        return onEnd(answer, () => log(exchange.outcome ?? answer.status));
+    }
+    log(exchange.outcome ?? answer.status);
+    return answer;
+  };
+}
+
+/** The answer with its event stream followed: `done` runs once when it ends, fails or is cancelled (the client left). */
+function onEnd(answer: Response, done: () => void): Response {
+  const body = answer.body;
+  if (!body) {
+    done();
+    return answer;
+  }
+  const reader = body.getReader();
+  let ended = false;
+  const end = () => {
+    if (!ended) {
+      ended = true;
+      done();
+    }
+  };
+  const followed = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await reader.read();
+        if (finished) {
+          controller.close();
+          end();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        end();
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(followed, { status: answer.status, headers: answer.headers });
 }
 
 class ExchangeState implements Exchange {
@@ -178,26 +280,26 @@ class ExchangeState implements Exchange {
   rateLimit: RateLimitState | undefined;
   readonly headers: Record<string, string>;
   outcome?: number;
-  #aborter: AbortController | undefined;
+  /** The route's entry Hono routed the request to (undefined: no route, a 404). */
+  resolved: RouteMatch | undefined;
+  context!: Context;
+  /** The answer built with this request's headers already on it. */
+  #own: Response | undefined;
 
-  readonly request: IncomingMessage;
-  readonly response: ServerResponse;
+  readonly request: Request;
+  readonly node: NodeBindings | undefined;
   readonly method: string;
   readonly pathname: string;
-  readonly resolved: RouteMatch | undefined;
 
-  constructor(
-    request: IncomingMessage,
-    response: ServerResponse,
-    method: string,
-    pathname: string,
-    resolved: RouteMatch | undefined,
-  ) {
+  constructor(request: Request, node: NodeBindings | undefined) {
     this.request = request;
-    this.response = response;
-    this.method = method;
-    this.pathname = pathname;
-    this.resolved = resolved;
+    this.node = node;
+    this.method = request.method;
+    const url = request.url;
+    // The path without the origin and the query: what `new URL` would give, without one.
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const query = url.indexOf('?', start);
+    this.pathname = start < 0 ? '/' : url.slice(start, query < 0 ? undefined : query);
     this.headers = { 'x-request-id': this.requestId };
   }
 
@@ -205,109 +307,37 @@ class ExchangeState implements Exchange {
     return this.resolved as RouteMatch & { route: RouteDefinition };
   }
 
-  /** Made on first use: most answers never need one. */
   get signal(): AbortSignal {
-    if (!this.#aborter) {
-      this.#aborter = new AbortController();
-      if (this.response.destroyed && !this.response.writableFinished) this.abort();
-    }
-    return this.#aborter.signal;
+    return this.request.signal;
   }
 
-  /** The client went away before its answer was written: whatever runs for it stops. */
-  abort(): void {
-    this.#aborter?.abort(new Error('The client closed the connection.'));
-  }
-
-  get aborted(): boolean {
-    return this.#aborter?.signal.aborted === true;
+  /** The peer's address, from the node adapter's socket (undefined in process). */
+  get remoteAddress(): string | undefined {
+    return this.node?.incoming.socket.remoteAddress;
   }
 
   header(name: string): string | null {
-    const value = this.request.headers[name];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
+    return this.request.headers.get(name);
+  }
+
+  reply(status: number, body: string | Uint8Array | null, headers: Record<string, string>): Response {
+    return this.own(new Response(body as BodyInit | null, { status, headers: { ...headers, ...this.headers } }));
+  }
+
+  json(status: number, body: string | Uint8Array, headers: Record<string, string> = {}): Response {
+    return this.reply(status, body, { ...JSON_HEADERS, ...headers });
+  }
+
+  /** Marks an answer as built with this request's headers. */
+  own(answer: Response): Response {
+    this.#own = answer;
+    return answer;
+  }
+
+  owns(answer: Response): boolean {
+    return answer === this.#own;
   }
 
   /** Counts nothing unless the route is metered per call with the limit on (the request path sets it then). */
   meter: () => Promise<void> = async () => {};
-}
-
-/** `Vary` lists every header an answer depends on: the chain's and the operation's together. */
-function mergeVary(own: string | undefined, added: string | undefined): string | undefined {
-  if (!own || !added) return own ?? added;
-  const names = own.toLowerCase().split(/\s*,\s*/);
-  return names.includes(added.toLowerCase()) ? own : `${own}, ${added}`;
-}
-
-function writeAnswer(exchange: ExchangeState, answer: Answer): void {
-  const { response } = exchange;
-  if (answer === SENT) return;
-  if (answer instanceof Response) {
-    void writeFetchResponse(exchange, answer);
-    return;
-  }
-  const headers = { ...answer.headers, ...exchange.headers };
-  const vary = mergeVary(answer.headers.vary, exchange.headers.vary);
-  if (vary) headers.vary = vary;
-  const { body } = answer;
-  if (body instanceof ReadableStream) {
-    void writeStream(response, answer.status, headers, body);
-    return;
-  }
-  if (body === null || exchange.method === 'HEAD') {
-    response.writeHead(answer.status, headers).end();
-    return;
-  }
-  // A string goes out joined to its headers in one write and is encoded on the way: no Buffer of
-  // its own to allocate, which cost about a tenth of a marked one-query request's CPU.
-  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  response.writeHead(answer.status, headers).end(body);
-}
-
-/** A library's fetch Response on the node response: a JSON body in one write, an event stream as it comes. */
-async function writeFetchResponse(exchange: ExchangeState, answer: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const streamed = answer.body !== null && (headers['content-type'] ?? '').startsWith('text/event-stream');
-  if (streamed) {
-    const merged = { ...headers, ...exchange.headers };
-    void writeStream(exchange.response, answer.status, merged, answer.body as ReadableStream<Uint8Array>);
-    return;
-  }
-  let bytes: Uint8Array | null = null;
-  try {
-    bytes = answer.body === null ? null : new Uint8Array(await answer.arrayBuffer());
-  } catch {
-    exchange.response.destroy();
-    return;
-  }
-  writeAnswer(exchange, { status: answer.status, headers, body: bytes });
-}
-
-/** Writes an event stream chunk by chunk as it comes; a client that leaves cancels it (and the work behind it). */
-async function writeStream(
-  response: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: ReadableStream<Uint8Array>,
-): Promise<void> {
-  const reader = body.getReader();
-  response.once('close', () => {
-    if (!response.writableFinished) reader.cancel().catch(() => {});
-  });
-  response.writeHead(status, headers);
-  response.flushHeaders();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      response.write(value);
-    }
-    response.end();
-  } catch {
-    response.destroy();
-  }
 }

@@ -1,6 +1,7 @@
 import { EVENT_STREAM_MEDIA_TYPE, type SearchStreamEvent, searchStatus } from '@openmates/contract';
+import { streamSSE } from 'hono/streaming';
 import Negotiator from 'negotiator';
-import { type ApiCore, type PlainResponse, plainJson, refusalJson } from './api-core.ts';
+import type { ApiCore } from './api-core.ts';
 import type { Exchange, Operation } from './pipeline.ts';
 import { Refusal } from './refusal.ts';
 
@@ -16,17 +17,13 @@ export function wantsEventStream(accept: string | null | undefined): boolean {
   return preferred === EVENT_STREAM_MEDIA_TYPE;
 }
 
+/** What the event stream's answer carries beyond Hono's `text/event-stream`. */
 const STREAM_HEADERS = {
   'content-type': `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`,
   'cache-control': 'no-store',
   // nginx (and proxies that honour it) pass each event on instead of buffering the answer.
   'x-accel-buffering': 'no',
 } as const;
-
-/** One event on the wire. `data` is one line of JSON (JSON.stringify never writes a newline). */
-function sseEvent(event: SearchStreamEvent['event'], json: string): string {
-  return `event: ${event}\ndata: ${json}\n\n`;
-}
 
 /**
  * The search operation: the body the chain read (under its limits, after the key and the count)
@@ -37,74 +34,50 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
   const { engine } = core;
 
   /**
-   * The search as an event stream: `group` as each query finishes (the engine's `onGroup`), then
-   * `done` with the very JSON the non-streamed answer sends, or `error`. A request the engine
-   * refuses (invalid, aborted) is refused before the stream begins, as ordinary JSON: the engine
-   * validates before its first await, so such a search has already rejected when this looks.
+   * The search as an event stream (Hono's `streamSSE`): `group` as each query finishes (the
+   * engine's `onGroup`), then `done` with the very JSON the non-streamed answer sends, or `error`.
+   * Validation is a step awaited before the stream opens: a request the engine refuses (not JSON,
+   * invalid) is answered as ordinary JSON, never as a 200 stream.
    */
-  async function stream(exchange: Exchange): Promise<PlainResponse> {
+  async function stream(exchange: Exchange): Promise<Response> {
     const { signal, requestId } = exchange;
-    const aborter = new AbortController();
-    const abort = () => aborter.abort(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    const encoder = new TextEncoder();
-    // Events from before the stream exists (a cache hit answers within the same tick) wait here.
-    const early: string[] = [];
-    let push: (text: string) => void = (text) => early.push(text);
-    const search = engine.searchText(exchange.body, {
-      requestId,
-      signal: aborter.signal,
-      onGroup: (group) => push(sseEvent('group', JSON.stringify(group))),
-    });
-    try {
-      await Promise.race([search, Promise.resolve()]);
-    } catch (error) {
-      signal.removeEventListener('abort', abort);
-      throw error;
-    }
-    let keepAlive: ReturnType<typeof setInterval> | undefined;
-    let finished = false;
-    /** Ends the stream once: its last event (none when the client left), the outcome it logs, the timers. */
-    let end: (status: number, last?: string) => void = () => {};
-    const events = new ReadableStream<Uint8Array>({
-      start(controller) {
-        push = (text) => {
-          if (!finished) controller.enqueue(encoder.encode(text));
-        };
-        for (const text of early.splice(0)) push(text);
-        end = (status, last) => {
-          if (finished) return;
-          if (last !== undefined) push(last);
-          finished = true;
-          clearInterval(keepAlive);
-          signal.removeEventListener('abort', abort);
-          exchange.outcome = status;
-          controller.close();
-        };
-        // A comment line: ignored by every SSE parser, but traffic that proxies' idle timers see.
-        keepAlive = setInterval(() => push(': keep-alive\n\n'), keepAliveMs);
-        search.then(
-          ({ json }) => end(200, sseEvent('done', json)),
-          (error: unknown) => {
-            // The client went away: nobody is left to read an event.
-            if (aborter.signal.aborted) return end(499);
-            const refusal = Refusal.of(error);
-            if (!refusal) core.fault(error, requestId);
-            const failed = refusalJson(refusal ?? new Refusal('internal_error'), requestId);
-            end(failed.status, sseEvent('error', failed.body as string));
-          },
-        );
-      },
-      cancel() {
-        aborter.abort(new Error('The client closed the event stream.'));
-        if (finished) return;
-        finished = true;
+    const validated = await engine.validateText(exchange.body, { requestId });
+    const answer = streamSSE(exchange.context, async (events) => {
+      const aborter = new AbortController();
+      const abort = () => aborter.abort(signal.reason);
+      signal.addEventListener('abort', abort, { once: true });
+      events.onAbort(() => aborter.abort(new Error('The client closed the event stream.')));
+      // A comment line: ignored by every SSE parser, but traffic that proxies' idle timers see.
+      const keepAlive = setInterval(() => void events.write(': keep-alive\n\n').catch(() => {}), keepAliveMs);
+      const send = (event: SearchStreamEvent['event'], data: string) =>
+        events.writeSSE({ event, data }).catch(() => {});
+      try {
+        const { json } = await validated.run({
+          signal: aborter.signal,
+          onGroup: (group) => void send('group', JSON.stringify(group)),
+        });
+        exchange.outcome = 200;
+        await send('done', json);
+      } catch (error) {
+        // The client went away: nobody is left to read an event.
+        if (aborter.signal.aborted) {
+          exchange.outcome = 499;
+          return;
+        }
+        const refusal = Refusal.of(error) ?? new Refusal('internal_error');
+        if (!Refusal.of(error)) core.fault(error, requestId);
+        exchange.outcome = refusal.status;
+        await send('error', JSON.stringify(refusal.body(requestId)));
+      } finally {
         clearInterval(keepAlive);
         signal.removeEventListener('abort', abort);
-        exchange.outcome = 499;
-      },
+      }
     });
-    return { status: 200, headers: { ...STREAM_HEADERS }, body: events };
+    const { headers } = answer;
+    // Hono's keep-alive header is the connection's business (a draining server closes it).
+    headers.delete('connection');
+    for (const [name, value] of Object.entries(STREAM_HEADERS)) headers.set(name, value);
+    return answer;
   }
 
   return async (exchange) => {
@@ -115,7 +88,7 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
       requestId: exchange.requestId,
       signal: exchange.signal,
     });
-    return plainJson(
+    return exchange.json(
       searchStatus(response.results),
       utf8 ?? json,
       retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },

@@ -13,7 +13,7 @@ import {
   type SearchProvider,
 } from '@openmates/core';
 import { loadServerConfig, processEnv, type ServerConfig } from './env.ts';
-import { type ApiHandler, createHandler, type HandlerOptions, type NodeFallback } from './handler.ts';
+import { type ApiHandler, createHandler, type NodeFallback } from './handler.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import { type ListenOptions, listen, type RunningServer } from './node-server.ts';
 import { createServerProvider } from './server-provider.ts';
@@ -58,8 +58,6 @@ export interface ServerFactoryOptions {
   provider?: SearchProvider;
   /** Test-only: the listener's timeouts instead of the configured ones. */
   listen?: Partial<Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>>;
-  /** Test-only: another route table, its operations, or a wrapped router (see `HandlerOptions`). */
-  routing?: Pick<HandlerOptions, 'routes' | 'operations' | 'wrapRouter'>;
 }
 
 /** A configured server, listening. */
@@ -117,7 +115,6 @@ export async function createServer(settings: ServerSettings, options: ServerFact
     host,
     metrics,
     ...(options.gui ? { gui: options.gui } : {}),
-    ...options.routing,
   });
   let running: RunningServer;
   try {

@@ -1,10 +1,12 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { ErrorResponseSchema, PATHS, ResultGroupSchema, WebSearchResponseSchema } from '@openmates/contract';
-import { ProviderNotConfiguredError } from '@openmates/core';
+import { type Engine, ProviderNotConfiguredError } from '@openmates/core';
 import { type BraveFixture, startBraveFixture } from '@openmates/fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadServerConfig } from './env.ts';
+import { createHandler } from './handler.ts';
 import { wantsEventStream } from './search-route.ts';
-import { failingProvider, startTestServer, type TestServer } from './testing/index.ts';
+import { failingProvider, startTestEngine, startTestServer, type TestServer } from './testing/index.ts';
 
 let brave: BraveFixture;
 let server: TestServer;
@@ -203,6 +205,53 @@ describe('POST search as an event stream', () => {
     });
     expect(wrongType.status).toBe(415);
     expect(ErrorResponseSchema.parse(await wrongType.json()).code).toBe('unsupported_media_type');
+  });
+
+  it('refuses an invalid request with the JSON 400, not a 200 stream, also when validation awaits', async () => {
+    // The server core is a fetch function: built here over an engine whose validation step awaits
+    // before it answers (as one that consults a shared store would), and called in process.
+    const { engine, logs } = startTestEngine(brave);
+    const awaiting: Engine = {
+      ...engine,
+      async validateText(text, options) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return engine.validateText(text, options);
+      },
+    };
+    const handler = createHandler({ engine: awaiting, version: '0.0.0-test', config: loadServerConfig({}) });
+    try {
+      for (const body of ['{"requests":[]}', '{"requests":[{"query":"x","count":0}]}', 'not json']) {
+        const answer = await handler.fetch(
+          new Request(`http://127.0.0.1${PATHS.search}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: STREAM },
+            body,
+          }),
+        );
+        expect([body, answer.status, answer.headers.get('content-type')]).toEqual([
+          body,
+          400,
+          'application/json; charset=utf-8',
+        ]);
+        expect(ErrorResponseSchema.parse(await answer.json()).code).toBe('invalid_request');
+      }
+      // A valid request still streams through the same engine.
+      const valid = await handler.fetch(
+        new Request(`http://127.0.0.1${PATHS.search}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: STREAM },
+          body: JSON.stringify({ requests: [{ query: 'awaited validation' }] }),
+        }),
+      );
+      expect(valid.status).toBe(200);
+      const events = [];
+      for await (const frame of frames(valid.body as ReadableStream<Uint8Array>))
+        if ('event' in frame) events.push(frame.event);
+      expect(events).toEqual(['group', 'done']);
+      expect(logs.some((line) => line.includes('"status":200') && line.includes('"event":"http"'))).toBe(true);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('refuses a missing API key with the JSON 401', async () => {

@@ -1,32 +1,29 @@
-import type { IncomingMessage } from 'node:http';
 import { MAX_BODY_BYTES } from '@openmates/contract';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { Refusal } from './refusal.ts';
+
+/** Hono's body limit, for a body that declares no length: 413 as soon as what arrives passes the limit. */
+const limit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  // The rest is never read: the answer closes the connection rather than drain it.
+  onError: () => {
+    throw tooLarge({ connection: 'close' });
+  },
+});
 
 /**
  * Reads a JSON request body's text under the 64 KiB limit: refuses 415 (not JSON) or 413 (declared
- * over the limit) before reading, and 413 as soon as what arrives passes the limit (a chunked body
- * declares no length; node:http holds a declared one to its `Content-Length`). The one body reader
- * of the server: every route that takes a body gets it from here, before its operation runs.
+ * over the limit) before reading, and 413 as soon as a body without a declared length passes the
+ * limit (node:http holds a declared one to its `Content-Length`). The one body reader of the
+ * server: every route that takes a body gets it from here, before its operation runs. The text is
+ * UTF-8, lenient (malformed sequences become U+FFFD), a leading BOM dropped (the fetch API's `text()`).
  */
-export function readBody(request: IncomingMessage): Promise<string> {
-  checkBodyHeaders(request.headers['content-type'], request.headers['content-length']);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        request.off('data', onData);
-        // The rest is never read: the answer closes the connection rather than drain it.
-        reject(tooLarge({ connection: 'close' }));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on('data', onData);
-    request.once('error', reject);
-    request.once('end', () => resolve(decodeBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))));
-  });
+export async function readBody(c: Context): Promise<string> {
+  const length = c.req.header('content-length');
+  checkBodyHeaders(c.req.header('content-type'), length);
+  if (length === undefined || c.req.header('transfer-encoding') !== undefined) await limit(c, async () => {});
+  return c.req.text();
 }
 
 /**
@@ -42,14 +39,6 @@ export function checkBodyHeaders(contentType: string | undefined, contentLength:
     );
   const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-}
-
-/** One decoder for the process: a `decode` without `stream` keeps no state from one call to the next. */
-const UTF8 = new TextDecoder('utf-8', { fatal: false });
-
-/** A body's bytes as text: UTF-8, lenient (malformed sequences become U+FFFD), a leading BOM dropped. */
-export function decodeBody(bytes: Uint8Array): string {
-  return UTF8.decode(bytes);
 }
 
 function tooLarge(headers: Record<string, string> = {}): Refusal {

@@ -2,4 +2,4 @@
 // Product code never imports this folder; test-helpers-stay-out.test.ts in assertions/ checks it.
 
 export * from './request-arbitraries.ts';
-export { failingProvider, startTestServer, type TestServer } from './test-server.ts';
+export { failingProvider, startTestEngine, startTestServer, type TestServer } from './test-server.ts';

@@ -1,5 +1,6 @@
 // A real server on the Brave fixture, for this package's tests and those built on it.
 import {
+  createEngine,
   createLogger,
   type Engine,
   type EngineConfig,
@@ -9,10 +10,11 @@ import {
 } from '@openmates/core';
 import { type BraveFixture, lineCollector } from '@openmates/fixtures';
 import { loadServerConfig } from '../env.ts';
-import type { ApiHandler, HandlerOptions, NodeFallback } from '../handler.ts';
+import type { ApiHandler, NodeFallback } from '../handler.ts';
 import type { ServerMetrics } from '../metrics.ts';
 import type { ListenOptions, RunningServer } from '../node-server.ts';
 import { createServer } from '../server-factory.ts';
+import { createServerProvider } from '../server-provider.ts';
 
 export interface TestServer {
   /** The server's origin, e.g. `http://127.0.0.1:PORT`. */
@@ -48,6 +50,25 @@ function captureLogger(brave: BraveFixture, logs: string[]): Logger {
 }
 
 /**
+ * An engine on the Brave fixture with its log lines collected, for tests that build a request
+ * path of their own from the package's pieces (`createApiCore`, `createPipeline`).
+ */
+export function startTestEngine(
+  brave: BraveFixture,
+  engineEnv: Record<string, string> = {},
+): { engine: Engine; logs: string[] } {
+  const logs: string[] = [];
+  const config = fixtureConfig(brave, engineEnv);
+  const engine = createEngine({
+    config,
+    provider: createServerProvider(config),
+    logger: captureLogger(brave, logs),
+    sleep: async () => {},
+  });
+  return { engine, logs };
+}
+
+/**
  * Starts the real server (the factory `openmates serve` uses, on 127.0.0.1, port 0) on the Brave
  * fixture, with logs captured. `env` holds server settings; the rate limit is off unless `env` sets it.
  */
@@ -60,8 +81,6 @@ export async function startTestServer(
     listen?: Partial<Pick<ListenOptions, 'headersTimeoutMs' | 'bodyTimeoutMs'>>;
     /** What answers the paths that are not the API's (the GUI, for `openmates serve`). */
     gui?: NodeFallback;
-    /** Another route table, its operations, or a wrapped router. */
-    routing?: Pick<HandlerOptions, 'routes' | 'operations' | 'wrapRouter'>;
   } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
@@ -77,7 +96,6 @@ export async function startTestServer(
       ...(options.provider ? { provider: options.provider } : {}),
       ...(options.listen ? { listen: options.listen } : {}),
       ...(options.gui ? { gui: options.gui } : {}),
-      ...(options.routing ? { routing: options.routing } : {}),
     },
   );
   return { ...server, logs, close: () => server.close(1_000) };
