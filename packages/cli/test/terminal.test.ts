@@ -210,12 +210,12 @@ describe('openmates search in a terminal (the in-place view)', () => {
     expect(cli.text().slice(expected.length)).toMatch(/^\nopenmates: /);
   });
 
-  it('prints a refused request without drawing a view: exit 2, its refusal alone', async () => {
+  it('prints a refused request without drawing a view: exit 2, its one line alone', async () => {
     const cli = inTerminal(['search', 'a', 'b', 'c', 'd', 'e', 'f'], { cols: 100, rows: 40 });
     expect(await cli.exited).toBe(2);
     cli.close();
     expect(cli.raw()).not.toContain('\u001b[?25l');
-    expect(cli.text()).toMatch(/^The search request is not valid \(invalid_request\): /);
+    expect(cli.text()).toMatch(/^openmates: give 1 to 5 queries, one per argument \(got 6\)\./);
     expect(brave.requests).toHaveLength(0);
   });
 
