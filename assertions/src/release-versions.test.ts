@@ -2,6 +2,7 @@
 // document's `info.version`, ADR 0132), the CLI, the npm SDK and the pip SDK by `pnpm generate`. The installed suite checks what each installed artifact reports.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { drifted, releaseVersion } from '../../scripts/release/versions.ts';
 
@@ -12,6 +13,10 @@ describe('the release version', () => {
     expect(releaseVersion()).toMatch(/^\d+\.\d+\.\d+/);
     expect(drifted()).toEqual([]);
     expect(() => execFileSync(process.execPath, [SCRIPT, '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('is the OpenAPI document’s version, which /docs and /v1/openapi.json serve beside skill info’s', () => {
+    expect(openapi.info.version).toBe(releaseVersion());
   });
 
   it('would find each of those files stale at another version', () => {
