@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -315,6 +317,33 @@ describe('openmates search in a terminal (the in-place view)', () => {
       expect(await cli.exited).toBe(0);
       cli.close();
       rmSync(dir, { recursive: true });
+    });
+
+    it('shows behind a 429 rate_limited that it waits, how long, and that Ctrl-C stops it; Ctrl-C exits 130', async () => {
+      const limited = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+          response.end(JSON.stringify({ error: 'Rate limited.', code: 'rate_limited' }));
+        });
+      });
+      await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+      try {
+        const cli = inTerminal(['search', 'x', '--api-url', url], { cols: 160, rows: 40 });
+        await cli.until((text) =>
+          text.includes(
+            `${url} rate limited this client: waiting 30 s before trying again (Ctrl-C stops, --no-wait exits at once).`,
+          ),
+        );
+        cli.ctrlC();
+        expect(await cli.exited).toBe(130);
+        cli.close();
+        expect(cli.raw().lastIndexOf('\u001b[?25h')).toBeGreaterThan(cli.raw().lastIndexOf('\u001b[?25l'));
+      } finally {
+        limited.closeAllConnections();
+        limited.close();
+      }
     });
 
     it('erases the view when the server cannot be reached: exit 1, one line', async () => {
