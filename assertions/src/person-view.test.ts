@@ -4,7 +4,7 @@ import { CASES } from './cases/index.ts';
 import { cliHumanView } from './drivers/cli-human-view.ts';
 import { createCoreDriver } from './drivers/core-driver.ts';
 import { createWebDriver } from './drivers/web-driver.ts';
-import { firstDifference, personView } from './person-view.ts';
+import { firstDifference, lineDifference, type PersonLineView, personView } from './person-view.ts';
 import { checkPersonView } from './runner.ts';
 
 /** A response with every field a person reads filled in. */
@@ -160,18 +160,31 @@ describe("the CLI's human output, read back", () => {
     expect(firstDifference(cliHumanView(stdout), personView(FULL))).toBeUndefined();
   });
 
-  it('reads a refusal with its issues, `(request)` standing for the body', () => {
-    const stdout =
-      'The search request is not valid (invalid_request): Bad\n  requests[0].id: taken\n  (request): body\n';
-    expect(cliHumanView(stdout)).toEqual({
-      kind: 'error',
+  it('reads a refusal as its one stderr line, which shows it when it holds every issue (the body’s by its message alone)', () => {
+    const view = cliHumanView('', 'openmates: requests[0].id: taken; body. See `openmates search --help`.\n');
+    expect(view).toEqual({
+      kind: 'line',
+      text: 'openmates: requests[0].id: taken; body. See `openmates search --help`.',
+    });
+    const refusal = {
+      error: 'Bad',
       code: 'invalid_request',
-      message: 'Bad',
       issues: [
         { path: 'requests[0].id', message: 'taken' },
         { path: '', message: 'body' },
       ],
-    });
+    };
+    expect(lineDifference(view as PersonLineView, refusal)).toBeUndefined();
+    expect(
+      lineDifference(view as PersonLineView, { ...refusal, issues: [{ path: 'requests[1].id', message: 'taken' }] }),
+    ).toMatch(/does not say "requests\[1\]\.id: taken"/);
+    expect(
+      lineDifference(
+        { kind: 'line', text: 'openmates: Not configured.' },
+        { error: 'Not configured', code: 'not_configured' },
+      ),
+    ).toBeUndefined();
+    expect(() => cliHumanView('', 'openmates: one\nopenmates: two\n')).toThrow(/one stderr line/);
   });
 
   it('reads a muted line of one part as an age or a language by its form, and a description as a description', () => {

@@ -142,6 +142,31 @@ function responseView(response: WebSearchResponse): PersonResponseView {
   return view;
 }
 
+/**
+ * A refusal said in one line (the CLI's stderr, ADR 0131): its text as printed. It shows a refusal
+ * when it holds every issue as `path: message` (the message alone for the body itself), or the
+ * error's message when there are no issues; the code is the exit code's to say.
+ */
+export interface PersonLineView {
+  kind: 'line';
+  text: string;
+}
+
+/** Where a one-line refusal leaves out what the core document's refusal holds, or undefined when it shows it all. */
+export function lineDifference(view: PersonLineView, document: unknown): string | undefined {
+  const reference = personView(document);
+  if (reference.kind !== 'error') return `$.kind: a refusal line ≠ ${JSON.stringify(reference.kind)}`;
+  const parts =
+    reference.issues.length > 0
+      ? reference.issues.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`))
+      : [reference.message];
+  const text = cleanText(view.text);
+  const missing = parts.map(cleanText).find((part) => !text.includes(part));
+  return missing === undefined
+    ? undefined
+    : `$.text: ${JSON.stringify(view.text)} does not say ${JSON.stringify(missing)}`;
+}
+
 /** The names of the budget's counts, in the order of the contract. */
 export const PERSON_BUDGET_KEYS: readonly (keyof PersonBudget)[] = BUDGET_KEYS;
 

@@ -10,7 +10,7 @@ import type {
 } from './case.ts';
 import { normalizeDocument } from './document.ts';
 import { canonicalOutcome, type Outcome } from './outcome.ts';
-import { firstDifference, personView } from './person-view.ts';
+import { firstDifference, lineDifference, type PersonLineView, personView } from './person-view.ts';
 import type { CaseRun } from './report.ts';
 
 /** Throws with a readable message when `outcome` is not what the case expects. */
@@ -112,7 +112,10 @@ export interface RunOptions {
  * person view of the JSON surfaces' document for the same case.
  */
 export function checkPersonView(testCase: ParityCase, view: unknown, reference: unknown): string | undefined {
-  const difference = firstDifference(view, personView(reference));
+  const difference =
+    (view as { kind?: unknown } | null)?.kind === 'line'
+      ? lineDifference(view as PersonLineView, reference)
+      : firstDifference(view, personView(reference));
   return difference === undefined
     ? undefined
     : `${testCase.name}: what a person sees differs from the core document's person view at ${difference} (surface ≠ core)`;

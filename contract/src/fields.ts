@@ -382,7 +382,7 @@ export const REQUEST_FIELDS = [
     flag: {
       name: 'country',
       valueName: 'CODE',
-      help: `Country to search from, one of ${COUNTRIES.join(' ')} (default ${DEFAULT_COUNTRY}).`,
+      help: `Country to search from, one of ${COUNTRIES.join(' ')} (default ${DEFAULT_COUNTRY}; an unknown code falls back to ${DEFAULT_COUNTRY}).`,
     },
     control: { control: 'select', label: 'Country', help: 'Default (United States)', choices: 'countries' },
     link: { param: 'country', broadcast: true },

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from './countries.ts';
 import { isIssueMessage, issueMessage } from './issue-messages.ts';
-import { assignIds, formatPath, type NormalizedRequest, normalizeRequest } from './normalize.ts';
+import {
+  assignIds,
+  BATCH_PATH,
+  formatPath,
+  issueTarget,
+  type NormalizedRequest,
+  normalizeRequest,
+} from './normalize.ts';
 import type { RequestId } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
 import { cleanText, codePointLength, hasInvisible } from './text.ts';
@@ -228,6 +235,22 @@ describe('formatPath', () => {
   it('renders zod paths for people', () => {
     expect(formatPath([])).toBe('');
     expect(formatPath(['requests', 2, 'query'])).toBe('requests[2].query');
+  });
+});
+
+describe('issueTarget', () => {
+  it('reads back the item, field and list entry of every issue path the normalizer writes', () => {
+    const [count] = issues({ requests: [{ query: 'a' }, { query: 'b', count: 99 }] });
+    expect(issueTarget(count?.path ?? '')).toMatchObject({ item: 1, field: { name: 'count' } });
+    const [domain] = issues({ requests: [{ query: 'a', include_domains: ['example.org', 'http://x'] }] });
+    expect(issueTarget(domain?.path ?? '')).toMatchObject({ item: 0, field: { name: 'include_domains' }, entry: 1 });
+  });
+
+  it('names no field for the batch, the body or an unknown field', () => {
+    expect(issues({ requests: [] })[0]?.path).toBe(BATCH_PATH);
+    expect(issueTarget(BATCH_PATH)).toBeUndefined();
+    expect(issueTarget('')).toBeUndefined();
+    expect(issueTarget('requests[0].colour')).toBeUndefined();
   });
 });
 

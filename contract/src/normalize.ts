@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { acceptItems } from './accept.ts';
-import { fieldNames, type NormalizedFields, REQUEST_FIELDS, type RequestFields } from './fields.ts';
+import { fieldNames, type NormalizedFields, REQUEST_FIELDS, type RequestField, type RequestFields } from './fields.ts';
 import { issueMessage } from './issue-messages.ts';
 import { contractRequestSchema, type RequestId, type WebSearchRequest } from './request-schemas.ts';
 import type { Issue } from './response-schemas.ts';
@@ -25,6 +25,30 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else out += out === '' ? String(key) : `.${String(key)}`;
   }
   return out;
+}
+
+/** The path of an issue about the batch itself (how many items `requests` holds, or its type). */
+export const BATCH_PATH = 'requests';
+
+/** What an issue path names inside one request item: the item, the field, and an entry of a list field. */
+export interface IssueTarget {
+  /** The item's position in `requests`. */
+  readonly item: number;
+  readonly field: RequestField;
+  /** The entry of a list field (`include_domains[1]`), when the issue is about one. */
+  readonly entry?: number;
+}
+
+/**
+ * The item and field an issue path written by `formatPath` names (`requests[0].include_domains[1]`),
+ * or undefined for a path that names no field of `fields` (the body, the batch, an unknown field).
+ * A surface that set the field under a name of its own (a CLI flag, a form control) finds it here.
+ */
+export function issueTarget(path: string, fields: RequestFields = REQUEST_FIELDS): IssueTarget | undefined {
+  const match = /^requests\[(\d+)\]\.(\w+)(?:\[(\d+)\])?$/.exec(path);
+  const field = match && fields.find((candidate) => candidate.name === match[2]);
+  if (!match || !field) return undefined;
+  return { item: Number(match[1]), field, ...(match[3] === undefined ? {} : { entry: Number(match[3]) }) };
 }
 
 /**

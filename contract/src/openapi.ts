@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import pkg from '../package.json' with { type: 'json' };
 import { ERROR_TABLE } from './errors.ts';
 import { REQUEST_FIELDS, type RequestFields } from './fields.ts';
 import { RATE_LIMIT_ROUTE_HEADERS } from './rate-limit.ts';
@@ -21,7 +22,11 @@ import {
 /** The OpenAPI document as plain JSON data. */
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, unknown> };
 
-const CONTRACT_VERSION = '1.0.0';
+/**
+ * `info.version`: the release version, which `pnpm generate` writes into this package's package.json
+ * from the root one (ADR 0095, ADR 0132), so `/docs`, `/v1/openapi.json` and skill info say one version.
+ */
+const API_VERSION: string = pkg.version;
 
 type ResponseObject = ResponseConfig;
 
@@ -131,7 +136,7 @@ export function buildOpenApiDocument(fields: RequestFields = REQUEST_FIELDS): Op
     openapi: '3.1.0',
     info: {
       title: 'OpenMates web search',
-      version: CONTRACT_VERSION,
+      version: API_VERSION,
       description:
         'Search the public web and get sanitized, attributable result groups. One contract for REST, tRPC, the CLI, the SDK and the web GUI.',
       license: { name: 'MIT', identifier: 'MIT' },

@@ -124,6 +124,7 @@ export default defineConfig({
     'commands/index/add': 'src/commands/index/add.ts',
     'commands/index/stats': 'src/commands/index/stats.ts',
     'commands/index/clear': 'src/commands/index/clear.ts',
+    'hooks/command-not-found': 'src/hooks/command-not-found.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -1,5 +1,6 @@
 // The release version is declared once, as the root package.json's `version` (ADR 0095), and
-// written from there into every artifact a user installs: the CLI's and the npm SDK's package.json,
+// written from there into every artifact a user installs: the contract's package.json (the OpenAPI
+// document's `info.version`), the CLI's and the npm SDK's package.json,
 // the npm SDK's VERSION constant, and the pip SDK's pyproject.toml and `__version__`. Run by
 // `pnpm generate`; `--check` writes nothing and exits 1 naming each file that drifted (a test runs
 // it). Usage: node scripts/release/versions.ts [--check]
@@ -13,6 +14,7 @@ const HEADER =
 
 /** Each versioned file, by its path under the repository, and how it reads with a given version. */
 const TARGETS: Record<string, (current: string, version: string) => string> = {
+  'contract/package.json': packageJson,
   'packages/cli/package.json': packageJson,
   'packages/sdk/package.json': packageJson,
   'packages/sdk/src/version.ts': (_, version) =>

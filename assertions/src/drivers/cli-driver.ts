@@ -14,7 +14,7 @@ import {
 } from '@openmates/contract';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { canonicalOutcome, type Outcome, outcomeOfError, outcomeOfResponse } from '../outcome.ts';
-import type { PersonGroup, PersonView } from '../person-view.ts';
+import type { PersonGroup, PersonLineView, PersonView } from '../person-view.ts';
 import { cliHumanView } from './cli-human-view.ts';
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
@@ -58,6 +58,14 @@ function inRequestOrder(view: PersonView, response: WebSearchResponse | undefine
   // Blocks the document does not name stay, so the comparison still sees them.
   groups.push(...[...last.values()].filter((group) => !order.includes(group.id)));
   return { ...view, groups };
+}
+
+/** `inRequestOrder` for a response's view; a refusal's line as it is. */
+function inRequestOrderOrLine(
+  view: PersonView | PersonLineView,
+  response: WebSearchResponse | undefined,
+): PersonView | PersonLineView {
+  return view.kind === 'line' ? view : inRequestOrder(view, response);
 }
 
 const QUERY = 'query';
@@ -186,7 +194,7 @@ export function createCliDriver(): SurfaceDriver {
         outcome,
         transcript,
         document: body,
-        view: inRequestOrder(cliHumanView(human.stdout), response),
+        view: inRequestOrderOrLine(cliHumanView(human.stdout, human.stderr), response),
       };
     },
   };

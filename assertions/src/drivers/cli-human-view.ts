@@ -1,10 +1,18 @@
-import type { PersonBudget, PersonGroup, PersonResponseView, PersonResult, PersonView } from '../person-view.ts';
+import type {
+  PersonBudget,
+  PersonGroup,
+  PersonLineView,
+  PersonResponseView,
+  PersonResult,
+  PersonView,
+} from '../person-view.ts';
 
 /**
  * What `openmates search` must show in its human output (not `--json`), and how this parser reads
  * each field back, so the CLI is held to the same person view as the GUI:
- * - a refused request (stdout): `<heading> (<code>): <message>`, then `  <path>: <message>` per issue
- *   (`(request)` for the body itself);
+ * - a refused request: nothing on stdout and one line on stderr, `openmates: …`, holding every issue
+ *   as `<path>: <message>` (the message alone for the body itself), or the message when there are
+ *   none (ADR 0131; the exit code says the error's class);
  * - per group: `[<id>] <query>`; `  Failed (<code>): <message>`; per result `  <n>.  <title>`, then,
  *   indented six spaces, the display URL (`host › path › segments`), the URL (plain text carries no
  *   link), the description (when not empty), each page excerpt as `  › <excerpt>` (indented under the
@@ -47,7 +55,6 @@ export const CLI_PERSON_FIELDS = [
 ] as const;
 
 const INDENT = '      ';
-const REFUSAL = /^(?:The search request is not valid|The search could not run) \(([a-z_]+)\): (.*)$/;
 const NOT_FAMILY_FRIENDLY = 'not family friendly';
 /** A language tag as providers give it (`en`, `pt-BR`, `zh-hans`). */
 const LANGUAGE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
@@ -67,23 +74,22 @@ const FITTED_KEYS: Record<string, keyof PersonBudget> = {
 const CUT = /^(\d+) results? (?:was|were) cut: /;
 const FITTED = /^(\d+) results? (?:was|were) removed to fit the response size\.$/;
 
-/** Reads the CLI's human output back into the person view. Throws on a line it cannot place. */
-export function cliHumanView(stdout: string): PersonView {
-  const lines = stdout.replace(/\n$/, '').split('\n');
-  const refusal = REFUSAL.exec(lines[0] ?? '');
-  if (refusal) {
-    return {
-      kind: 'error',
-      code: refusal[1] ?? '',
-      message: refusal[2] ?? '',
-      issues: lines.slice(1).map((line) => {
-        const body = line.replace(/^ {2}/, '');
-        const at = body.indexOf(': ');
-        const path = body.slice(0, at);
-        return { path: path === '(request)' ? '' : path, message: body.slice(at + 2) };
-      }),
-    };
+/**
+ * Reads the CLI's human output back into the person view, or a refusal's one stderr line into a
+ * line view. Throws on a line it cannot place, and on a refusal said in more than one line.
+ */
+export function cliHumanView(stdout: string, stderr = ''): PersonView | PersonLineView {
+  if (stdout === '') {
+    // The engine's log lines (`OPENMATES_LOG_LEVEL`, JSON) share stderr; a person reads the rest.
+    const said = stderr
+      .replace(/\n$/, '')
+      .split('\n')
+      .filter((line) => !line.startsWith('{'));
+    if (said.length !== 1 || !said[0]?.startsWith('openmates: '))
+      throw new Error(`cli human output: a refusal must be one stderr line, got ${JSON.stringify(stderr)}`);
+    return { kind: 'line', text: said[0] };
   }
+  const lines = stdout.replace(/\n$/, '').split('\n');
 
   const view: PersonResponseView = { kind: 'response', provider: '', suggestions: [], groups: [] };
   let i = 0;

@@ -66,6 +66,81 @@ describe('openmates --version and --help', () => {
   });
 });
 
+describe('a refusal of the human view is one stderr line naming what was typed (ADR 0131)', () => {
+  const local = () => baseEnv({ OPENMATES_PROVIDER: 'local' });
+  const sixQueries = ['a', 'b', 'c', 'd', 'e', 'f'];
+  it.each([
+    ['count out of range', ['search', '--count', '99', 'x'], 2, /^openmates: --count must .*1 to 20 \(got 99\)/],
+    ['no query', ['search'], 2, /^openmates: give 1 to 5 queries.* \(got 0\)/],
+    ['six queries', ['search', ...sixQueries], 2, /^openmates: give 1 to 5 queries.* \(got 6\)/],
+    ['an empty query', ['search', 'a', ''], 2, /^openmates: query 2 must not be blank/],
+    [
+      'a bad freshness',
+      ['search', 'x', '--freshness', 'fortnight'],
+      2,
+      /^openmates: --freshness must .*\(got fortnight\)/,
+    ],
+    [
+      'an unknown flag',
+      ['search', 'x', '--cout', '5'],
+      2,
+      /^openmates: unknown flag --cout: did you mean `--count`\? See `openmates search --help`/,
+    ],
+    [
+      'an unknown command',
+      ['serch', 'x'],
+      2,
+      /^openmates: unknown command `serch`: did you mean `search`\? See `openmates --help`/,
+    ],
+    [
+      'a flag without its value',
+      ['search', 'x', '--count'],
+      2,
+      /^openmates: Flag --count expects a value\. See `openmates search --help`/,
+    ],
+    ['a switch given a value', ['search', 'x', '--json=1'], 2, /^openmates: --json is a switch/],
+    [
+      'an option the provider refuses',
+      ['search', 'x', '--topic', 'news'],
+      2,
+      /^openmates: --topic "news" is not supported by the Local index/,
+    ],
+  ])('%s', async (_name, argv, code, line) => {
+    const result = await runCli(argv, local());
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(line);
+    expect(result.code).toBe(code);
+  });
+
+  it('a missing provider key, said once', async () => {
+    const result = await runCli(['search', 'x'], baseEnv({ OPENMATES_PROVIDER: 'brave' }));
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^openmates: OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY/);
+    expect(result.code).toBe(4);
+  });
+
+  it('the same request with --json: the ErrorResponse on stdout as documented, one stderr line', async () => {
+    const result = await runCli(['search', '--count', '99', 'x', 'y', '--json'], local());
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      code: 'invalid_request',
+      issues: [{ path: 'requests[0].count' }, { path: 'requests[1].count' }],
+    });
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'openmates: --count must be an integer from 1 to 20 (got 99). See `openmates search --help`.',
+    ]);
+    expect(result.code).toBe(2);
+  });
+
+  it('a request read with --input keeps the paths its JSON has, and says how many items it held', async () => {
+    const requests = sixQueries.map((query) => ({ query }));
+    const result = await runCli(['search', '--input', '-'], local(), JSON.stringify({ requests }));
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^openmates: requests: requests must be an array of 1 to 5 items \(got 6\)\./);
+  });
+});
+
 describe('openmates serve', () => {
   it('refuses a non-loopback host without API keys, in one line', async () => {
     const result = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--no-gui'], env);

@@ -63,6 +63,46 @@ describe('openmates search --api-url retries as the SDK does', () => {
     expect(server.received()).toBe(2);
   });
 
+  it('says behind a 429 rate_limited that it waits, for how long, and that Ctrl-C stops it; then answers', async () => {
+    const limited = { error: ERROR_TABLE.rate_limited.message, code: 'rate_limited' };
+    const server = await scripted([
+      { status: 429, headers: { 'retry-after-ms': '250' }, body: limited },
+      { status: 200, body: ok },
+    ]);
+    const result = await runCli(['search', 'rust', '--api-url', server.url], baseEnv());
+    expect(result.code).toBe(0);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `openmates: ${server.url} rate limited this client: waiting 250 ms before trying again (Ctrl-C stops, --no-wait exits at once).`,
+    ]);
+    expect(result.stdout).toContain('Rust');
+    expect(server.received()).toBe(2);
+  });
+
+  it('with --no-wait, a 429 rate_limited exits with the rate-limit code at once, in one line', async () => {
+    const limited = { error: ERROR_TABLE.rate_limited.message, code: 'rate_limited' };
+    const server = await scripted([{ status: 429, headers: { 'retry-after': '1' }, body: limited }]);
+    const result = await runCli(['search', 'rust', '--no-wait', '--api-url', server.url], baseEnv());
+    expect(result.code).toBe(exitCode('rate_limited'));
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(server.received()).toBe(1);
+  });
+
+  it('never waits on a 429 that is not rate_limited (a quota is not over in seconds)', async () => {
+    const server = await scripted([
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { error: 'The monthly quota is spent.', code: 'quota_exceeded' },
+      },
+      { status: 200, body: ok },
+    ]);
+    const result = await runCli(['search', 'rust', '--api-url', server.url, '--json'], baseEnv());
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(server.received()).toBe(1);
+  });
+
   it('never retries a 500 or a 502 without Retry-After', async () => {
     const internal = { error: ERROR_TABLE.internal_error.message, code: 'internal_error' };
     for (const [answer, code] of [

@@ -92,6 +92,11 @@ export function runProcess(
       clearTimeout(stuck);
       resolve({ code, stdout, stderr });
     });
+    // A process that exits without reading its stdin (a shell script's `exit 1`) closes the pipe
+    // first: EPIPE then means it wanted no input, not a failure of the run.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }

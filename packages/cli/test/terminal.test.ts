@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -210,12 +212,12 @@ describe('openmates search in a terminal (the in-place view)', () => {
     expect(cli.text().slice(expected.length)).toMatch(/^\nopenmates: /);
   });
 
-  it('prints a refused request without drawing a view: exit 2, its refusal alone', async () => {
+  it('prints a refused request without drawing a view: exit 2, its one line alone', async () => {
     const cli = inTerminal(['search', 'a', 'b', 'c', 'd', 'e', 'f'], { cols: 100, rows: 40 });
     expect(await cli.exited).toBe(2);
     cli.close();
     expect(cli.raw()).not.toContain('\u001b[?25l');
-    expect(cli.text()).toMatch(/^The search request is not valid \(invalid_request\): /);
+    expect(cli.text()).toMatch(/^openmates: give 1 to 5 queries, one per argument \(got 6\)\./);
     expect(brave.requests).toHaveLength(0);
   });
 
@@ -315,6 +317,33 @@ describe('openmates search in a terminal (the in-place view)', () => {
       expect(await cli.exited).toBe(0);
       cli.close();
       rmSync(dir, { recursive: true });
+    });
+
+    it('shows behind a 429 rate_limited that it waits, how long, and that Ctrl-C stops it; Ctrl-C exits 130', async () => {
+      const limited = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+          response.end(JSON.stringify({ error: 'Rate limited.', code: 'rate_limited' }));
+        });
+      });
+      await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+      try {
+        const cli = inTerminal(['search', 'x', '--api-url', url], { cols: 160, rows: 40 });
+        await cli.until((text) =>
+          text.includes(
+            `${url} rate limited this client: waiting 30 s before trying again (Ctrl-C stops, --no-wait exits at once).`,
+          ),
+        );
+        cli.ctrlC();
+        expect(await cli.exited).toBe(130);
+        cli.close();
+        expect(cli.raw().lastIndexOf('\u001b[?25h')).toBeGreaterThan(cli.raw().lastIndexOf('\u001b[?25l'));
+      } finally {
+        limited.closeAllConnections();
+        limited.close();
+      }
     });
 
     it('erases the view when the server cannot be reached: exit 1, one line', async () => {

@@ -88,13 +88,15 @@ const FAILURE_MEMBERS = {
     message: str
     """What went wrong, in one line."""
 
-    def __init__(self, message: Optional[str] = None, *, cause: Optional[BaseException] = None) -> None:
-        self.message = message or connection_message(cause)
+    def __init__(
+        self, message: Optional[str] = None, *, cause: Optional[BaseException] = None, url: Optional[str] = None
+    ) -> None:
+        self.message = message or connection_message(cause, url)
         super().__init__(self.message)
 `,
   timeout: `
-    def __init__(self, timeout: float, *, idle: bool = False) -> None:
-        super().__init__(timeout_message(timeout, idle))
+    def __init__(self, timeout: float, *, idle: bool = False, url: Optional[str] = None) -> None:
+        super().__init__(timeout_message(timeout, idle, url))
 `,
 };
 

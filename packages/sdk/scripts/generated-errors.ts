@@ -83,12 +83,12 @@ const RESPONSE_MEMBERS = `
 
 const FAILURE_MEMBERS = {
   connection: `
-  constructor({ message, cause }: { message?: string; cause?: unknown } = {}) {
-    super(message ?? connectionMessage(cause), { cause });
+  constructor({ message, cause, url }: { message?: string; cause?: unknown; url?: string } = {}) {
+    super(message ?? connectionMessage(cause, url), { cause });
   }`,
   timeout: `
-  constructor({ timeout }: { timeout: number }) {
-    super({ message: timeoutMessage(timeout) });
+  constructor({ timeout, url }: { timeout: number; url?: string }) {
+    super({ message: timeoutMessage(timeout, url) });
   }`,
 };
 

@@ -297,11 +297,14 @@ describe('retries', () => {
   });
 
   it('throws APIConnectionError after maxRetries when nothing listens', async () => {
-    const { openmates, delays } = client(await closedPortURL());
+    const baseURL = await closedPortURL();
+    const { openmates, delays } = client(baseURL);
     const error = await rejection(openmates.apps.web.search(request));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APITimeoutError);
-    expect((error as Error).message).toBe('Could not reach the OpenMates server: ECONNREFUSED.');
+    expect((error as Error).message).toBe(
+      `Could not reach the OpenMates server at ${baseURL}/v1/apps/web/skills/search: ECONNREFUSED.`,
+    );
     expect(delays).toHaveLength(2);
   });
 });
@@ -313,7 +316,9 @@ describe('timeouts and aborts', () => {
     const error = await rejection(openmates.apps.web.search(request, { timeout: 50 }));
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toBe('The OpenMates server did not answer within 50 ms.');
+    expect((error as Error).message).toBe(
+      `The OpenMates server at ${server.baseURL}/v1/apps/web/skills/search did not answer within 50 ms.`,
+    );
     expect(server.received).toHaveLength(1);
     expect(delays).toEqual([]);
   });

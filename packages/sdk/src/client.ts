@@ -192,8 +192,9 @@ export class OpenMates {
       });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timedOut) throw new APITimeoutError({ timeout });
-      throw new APIConnectionError({ cause: error });
+      const url = this.#shownUrl(request.path);
+      if (timedOut) throw new APITimeoutError({ timeout, url });
+      throw new APIConnectionError({ cause: error, url });
     } finally {
       clearTimeout(clock);
     }
@@ -221,12 +222,21 @@ export class OpenMates {
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timedOut) throw new APITimeoutError({ timeout });
-      throw new APIConnectionError({ cause: error });
+      const url = this.#shownUrl(request.path);
+      if (timedOut) throw new APITimeoutError({ timeout, url });
+      throw new APIConnectionError({ cause: error, url });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The URL of `path`, as an error message names it: never with credentials a base URL carried. */
+  #shownUrl(path: string): string {
+    const url = new URL(`${this.baseURL}${path}`);
+    url.username = '';
+    url.password = '';
+    return url.href;
   }
 
   #headers(hasBody: boolean): Record<string, string> {

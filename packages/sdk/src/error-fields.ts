@@ -50,14 +50,14 @@ export function errorClassName(status: number, body: unknown): APIErrorClassName
   return named ?? (status >= 500 ? ERROR_CLASS_FALLBACK.serverError : ERROR_CLASS_FALLBACK.other);
 }
 
-/** An APIConnectionError's message: what could not be reached, and why when the cause says. */
-export function connectionMessage(cause: unknown): string {
-  return `Could not reach the OpenMates server${causeDetail(cause)}.`;
+/** An APIConnectionError's message: the URL that could not be reached, and why when the cause says. */
+export function connectionMessage(cause: unknown, url?: string): string {
+  return `Could not reach the OpenMates server${url ? ` at ${url}` : ''}${causeDetail(cause)}.`;
 }
 
-/** An APITimeoutError's message. */
-export function timeoutMessage(timeout: number): string {
-  return `The OpenMates server did not answer within ${timeout} ms.`;
+/** An APITimeoutError's message: the URL that did not answer in time. */
+export function timeoutMessage(timeout: number, url?: string): string {
+  return `The OpenMates server${url ? ` at ${url}` : ''} did not answer within ${timeout} ms.`;
 }
 
 const MAX_ISSUES_IN_MESSAGE = 3;
@@ -65,9 +65,11 @@ const MAX_ISSUES_IN_MESSAGE = 3;
 /** One line: the status, the code, the server's message and the first few issues. */
 function errorMessage(status: number, error: string | undefined, code: string | undefined, issues: Issue[]): string {
   let message = `${status}${code ? ` ${code}` : ''}: ${error ?? 'the server answered without an error message'}`;
-  if (issues.length > 0) {
-    const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
-    const more = issues.length - shown.length;
+  // An issue the server's message already says (its summary names the first) is said once.
+  const unsaid = issues.filter((i) => !message.includes(i.path ? `${i.path}: ${i.message}` : i.message));
+  if (unsaid.length > 0) {
+    const shown = unsaid.slice(0, MAX_ISSUES_IN_MESSAGE).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    const more = unsaid.length - shown.length;
     message += ` (${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''})`;
   }
   return message.replace(/\s+/g, ' ');

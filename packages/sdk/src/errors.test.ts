@@ -12,6 +12,24 @@ import { isRetryableStatus } from './retry.ts';
 
 const searchResponse = { provider: 'Brave Search', results: [] };
 
+describe('an error message', () => {
+  it('says each issue once: one the server’s summary already names is not repeated', () => {
+    const body = {
+      error: 'Invalid request: requests[0].count: count must be an integer from 1 to 20 (and 1 more)',
+      code: 'invalid_request',
+      issues: [
+        { path: 'requests[0].count', message: 'count must be an integer from 1 to 20' },
+        { path: 'requests[0].page', message: 'page must be an integer from 1 to 10' },
+      ],
+    };
+    const error = APIError.generate(400, body, new Headers());
+    expect(error.message).toBe(
+      '400 invalid_request: Invalid request: requests[0].count: count must be an integer from 1 to 20 (and 1 more) (requests[0].page: page must be an integer from 1 to 10)',
+    );
+    expect(error.message.split('count must be').length).toBe(2);
+  });
+});
+
 describe("the error classes follow the contract's table", () => {
   it('has a class of each name, extending the parent the table names', () => {
     for (const row of SDK_ERROR_CLASSES) {

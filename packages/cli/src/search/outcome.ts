@@ -25,6 +25,10 @@ export interface LiveOptions {
   signal?: AbortSignal;
   /** Called with each group as its query finishes (completion order, provisional). */
   onGroup?: (group: ResultGroup, index?: number) => void;
+  /** Told, in one sentence, each time the search waits before trying again (`--api-url` only). */
+  onWait?: (notice: string) => void;
+  /** False (`--no-wait`): never wait; a `429` ends the search at once with its code. */
+  wait?: boolean;
 }
 
 /** Exit code after Ctrl-C, as shells report a process ended by SIGINT (128 + 2). */

@@ -1,5 +1,20 @@
 import type { ErrorResponse, ResultGroup, WebSearchResponse } from '@openmates/contract';
+import type { RetryInfo } from '@openmates/sdk';
 import type { LiveOptions, SearchOutcome } from './outcome.ts';
+
+/** A wait as a person reads it: `1.5 s`, `12 s`, `250 ms`. */
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** What the CLI says before waiting to try again: why, for how long, and how to stop it. */
+export function waitNotice(apiUrl: string, status: number, code: string | undefined, ms: number): string {
+  const why =
+    status === 429 ? `${apiUrl} rate limited this client` : `${apiUrl} answered ${status}${code ? ` (${code})` : ''}`;
+  const stop = status === 429 ? 'Ctrl-C stops, --no-wait exits at once' : 'Ctrl-C stops';
+  return `${why}: waiting ${duration(ms)} before trying again (${stop})`;
+}
 
 function isErrorResponse(body: unknown): body is ErrorResponse {
   return (
@@ -20,9 +35,17 @@ export async function searchRemote(
   apiKey: string | undefined,
   live: LiveOptions = {},
 ): Promise<SearchOutcome> {
-  const { signal, onGroup } = live;
+  const { signal, onGroup, onWait, wait = true } = live;
   const { APIConnectionError, APIError, APITimeoutError, OpenMates, ProviderError } = await import('@openmates/sdk');
-  const client = new OpenMates({ baseURL: apiUrl, apiKey: apiKey ?? '' });
+  // Before each wait the SDK would make: a 429 is waited on only for `rate_limited` (never a
+  // quota), and nothing is waited on with `--no-wait`; otherwise the person is told (ADR 0131).
+  const onRetry = ({ status, delayMs, error }: RetryInfo) => {
+    const code = error instanceof APIError ? error.code : undefined;
+    if (!wait || (status === 429 && code !== 'rate_limited')) throw error;
+    // A connection failure's backoff is short (the SDK's); its one line comes if the retries fail too.
+    if (status !== undefined) onWait?.(waitNotice(apiUrl, status, code, delayMs));
+  };
+  const client = new OpenMates({ baseURL: apiUrl, apiKey: apiKey ?? '', onRetry });
   try {
     // The SDK's parameter type is the valid request; an invalid one goes as is, for the server to refuse.
     const params = request as Parameters<typeof client.apps.web.search>[0];

@@ -1,7 +1,6 @@
 import {
   cleanText,
   displayUrl,
-  type ErrorResponse,
   type RequestId,
   type ResultGroup,
   type SearchBudget,
@@ -204,14 +203,4 @@ export function renderFooter(response: WebSearchResponse, options: Pick<RenderOp
   if (response.budget) footer.push(...budgetLines(response.budget).map((line) => style('dim', line)));
   footer.push(style('dim', `Results from ${cleanText(response.provider)}`));
   return `${footer.join('\n')}\n`;
-}
-
-/** A refused request as text (stdout; stderr keeps its one line): the message and every issue. */
-export function renderRefusal(body: ErrorResponse, options: Pick<RenderOptions, 'color'>): string {
-  const style = styler(options.color);
-  const heading = body.code === 'invalid_request' ? 'The search request is not valid' : 'The search could not run';
-  const lines = [`${style('red', `${heading} (${body.code}):`)} ${cleanText(body.error)}`];
-  for (const issue of body.issues ?? [])
-    lines.push(`  ${cleanText(issue.path) || '(request)'}: ${cleanText(issue.message)}`);
-  return `${lines.join('\n')}\n`;
 }

@@ -84,16 +84,30 @@ function logsOnTerminal(io: CliIO): boolean {
   return stderrIsTerminal(io) && level !== undefined && level !== '' && level !== 'silent';
 }
 
-/** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
-async function startSpinner(io: CliIO, count: number): Promise<{ stop(): void }> {
-  if (!stderrIsTerminal(io) || io.env.TERM === 'dumb' || logsOnTerminal(io)) return { stop() {} };
-  const { default: yoctoSpinner } = await import('yocto-spinner');
-  const spinner = yoctoSpinner({
-    text: `Searching ${count === 1 ? '1 query' : `${count} queries`}…`,
-    stream: io.stderr,
-  }).start();
-  return { stop: () => spinner.stop() };
+interface Spinner {
+  stop(): void;
+  /** Prints `line` on stderr above the spinner, which goes on. */
+  say(line: string): void;
 }
+
+/** A spinner on stderr while the search runs, only when stderr is a terminal that can redraw a line. */
+async function startSpinner(io: CliIO, count: number): Promise<Spinner> {
+  if (!stderrIsTerminal(io) || io.env.TERM === 'dumb' || logsOnTerminal(io)) return noSpinner(io);
+  const { default: yoctoSpinner } = await import('yocto-spinner');
+  const text = `Searching ${count === 1 ? '1 query' : `${count} queries`}…`;
+  const spinner = yoctoSpinner({ text, stream: io.stderr }).start();
+  return {
+    stop: () => spinner.stop(),
+    say: (line) => {
+      spinner.clear();
+      io.stderr.write(`${line}\n`);
+      spinner.start(text);
+    },
+  };
+}
+
+/** No spinner: a line said goes straight to stderr. */
+const noSpinner = (io: CliIO): Spinner => ({ stop() {}, say: (line) => io.stderr.write(`${line}\n`) });
 
 async function runOutcome(
   queries: readonly string[],
@@ -108,7 +122,7 @@ async function runOutcome(
   const request = await buildRequest(queries, flags, () => io.stdin);
   const rawUrl = flags['api-url'] ?? cliVariable(io.env, 'OPENMATES_API_URL');
   const apiUrl = rawUrl ? apiOrigin(rawUrl) : undefined;
-  const spinner = spin ? await startSpinner(io, queriesOf(request).length) : { stop() {} };
+  const spinner = spin ? await startSpinner(io, queriesOf(request).length) : noSpinner(io);
   try {
     if (apiUrl === undefined) {
       const { searchInProcess } = await import('./in-process.ts');
@@ -116,7 +130,10 @@ async function runOutcome(
     }
     const { searchRemote } = await import('./remote.ts');
     const apiKey = flags['api-key'] ?? cliVariable(io.env, 'OPENMATES_API_KEY');
-    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined, live(request)), request };
+    // A wait is said on stderr, or in the in-place view while it runs (a stderr line would tear it).
+    const options: LiveOptions = { onWait: (notice) => spinner.say(errorLine(notice)), ...live(request) };
+    if (flags.wait === false) options.wait = false;
+    return { outcome: await searchRemote(request, apiUrl, apiKey || undefined, options), request };
   } finally {
     spinner.stop();
   }
@@ -201,6 +218,7 @@ export async function runSearch(
       const shown = startView(io.stdout, ids, humanOptions(io, request));
       view = shown;
       options.onGroup = (group, index) => shown.group(group, index ?? idIndex(request, group.id));
+      options.onWait = (notice) => shown.notice(notice);
     }
     return options;
   };
@@ -233,13 +251,11 @@ export async function runSearch(
     if (outcome.kind === 'response') await writeOutput(io, `${JSON.stringify(outcome.response)}\n`);
     else if (outcome.kind === 'error') await writeOutput(io, `${JSON.stringify(outcome.body)}\n`);
   }
+  // A refusal is one line on stderr in every mode (ADR 0131); `--json` and `--jsonl` printed its body above.
   if (outcome.kind === 'error') {
-    if (!machine) {
-      const { renderRefusal } = await import('./render-human.ts');
-      const { colorEnabled } = await import('../lib/style.ts');
-      await write(io.stdout, renderRefusal(outcome.body, { color: colorEnabled(io.stdout, io.env) }));
-    }
-    await write(io.stderr, `${errorLine(outcome.body.error, outcome.body.code)}\n`);
+    const { refusalLine } = await import('./refusal.ts');
+    const typed = flags.input === undefined ? { queries, flags } : undefined;
+    await write(io.stderr, `${refusalLine(outcome.body, typed, request)}\n`);
   }
   if (outcome.kind === 'unreachable') await write(io.stderr, `${errorLine(outcome.message)}\n`);
   if (outcome.kind === 'response') {

@@ -44,6 +44,12 @@ export const COMMAND_FLAGS = {
     helpValue: 'KEY',
     description: 'API key for --api-url (sent as a bearer token). Env: OPENMATES_API_KEY.',
   },
+  wait: {
+    type: 'boolean',
+    allowNo: true,
+    description:
+      'With --api-url, when the server rate limits this client, say so and wait as long as it asks before trying again (default on; Ctrl-C stops). --no-wait exits with code 5 at once.',
+  },
 } as const satisfies Record<string, SearchFlagSpec>;
 
 /** The request fields that have a CLI flag, in table order. */
@@ -108,6 +114,7 @@ export interface CommandFlagValues {
   jsonl?: boolean | undefined;
   'api-url'?: string | undefined;
   'api-key'?: string | undefined;
+  wait?: boolean | undefined;
 }
 
 /**

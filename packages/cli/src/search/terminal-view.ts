@@ -17,6 +17,8 @@ const FRAME_MS = 80;
 export interface TerminalView {
   /** Shows a finished group (provisional) in place of its query's pending state. */
   group(group: ResultGroup, index: number | undefined): void;
+  /** Shows `text` (a wait: why, how long) as the pending queries' status until the next group or notice. */
+  notice(text: string): void;
   /**
    * Ends the view. `erase`: the view is wiped, so the caller's final output takes its place (the
    * screen then shows exactly what a non-streamed search prints); otherwise it stays, each query
@@ -60,7 +62,8 @@ export function startTerminalView(
     const lines = ids.map((id, index) => renderStatusLine(id, options.queries[index], groups[index], status, options));
     update((interrupted ? lines : [...lines, renderStatusFooter(options)]).join('\n'));
   };
-  const searching = () => `${FRAMES[frame % FRAMES.length]} Searching…`;
+  let said: string | undefined;
+  const searching = () => `${FRAMES[frame % FRAMES.length]} ${said ?? 'Searching…'}`;
 
   draw(searching());
   // Unref'd: the spinner never keeps the process alive once the search has ended.
@@ -73,6 +76,11 @@ export function startTerminalView(
     group(group, index) {
       if (index === undefined || index < 0 || index >= groups.length) return;
       groups[index] = group;
+      said = undefined;
+      draw(searching());
+    },
+    notice(text) {
+      said = `${text}.`;
       draw(searching());
     },
     end(mode) {

@@ -58,23 +58,30 @@ def error_class_name(status: int, body: object) -> str:
     return ERROR_CLASS_FALLBACK_SERVER_ERROR if status >= 500 else ERROR_CLASS_FALLBACK_OTHER
 
 
-def connection_message(cause: Optional[BaseException]) -> str:
-    """An APIConnectionError's message: what could not be reached, and why when the cause says."""
-    return f"Could not reach the OpenMates server{_cause_detail(cause)}."
+def connection_message(cause: Optional[BaseException], url: Optional[str] = None) -> str:
+    """An APIConnectionError's message: the URL that could not be reached, and why when the cause says."""
+    return f"Could not reach the OpenMates server{_at(url)}{_cause_detail(cause)}."
 
 
-def timeout_message(timeout: float, idle: bool) -> str:
-    """An APITimeoutError's message: no answer in time, or an event stream gone silent."""
+def timeout_message(timeout: float, idle: bool, url: Optional[str] = None) -> str:
+    """An APITimeoutError's message: no answer in time from the URL, or an event stream gone silent."""
     if idle:
-        return f"The OpenMates server's event stream sent nothing for {timeout:g} s."
-    return f"The OpenMates server did not answer within {timeout:g} s."
+        return f"The OpenMates server's event stream{_at(url)} sent nothing for {timeout:g} s."
+    return f"The OpenMates server{_at(url)} did not answer within {timeout:g} s."
+
+
+def _at(url: Optional[str]) -> str:
+    return f" at {url}" if url else ""
 
 
 def _error_message(status: int, error: Optional[str], code: Optional[str], issues: List[Issue]) -> str:
     message = f"{status}{f' {code}' if code else ''}: {error or 'the server answered without an error message'}"
-    if issues:
-        shown = [f"{i['path']}: {i['message']}" if i["path"] else i["message"] for i in issues[:_MAX_ISSUES_IN_MESSAGE]]
-        more = len(issues) - len(shown)
+    # An issue the server's message already says (its summary names the first) is said once.
+    said = [f"{i['path']}: {i['message']}" if i["path"] else i["message"] for i in issues]
+    unsaid = [text for text in said if text not in message]
+    if unsaid:
+        shown = unsaid[:_MAX_ISSUES_IN_MESSAGE]
+        more = len(unsaid) - len(shown)
         message += f" ({'; '.join(shown)}{f'; and {more} more' if more > 0 else ''})"
     return re.sub(r"\s+", " ", message)
 

@@ -137,16 +137,18 @@ class APIConnectionError(OpenMatesError):
     message: str
     """What went wrong, in one line."""
 
-    def __init__(self, message: Optional[str] = None, *, cause: Optional[BaseException] = None) -> None:
-        self.message = message or connection_message(cause)
+    def __init__(
+        self, message: Optional[str] = None, *, cause: Optional[BaseException] = None, url: Optional[str] = None
+    ) -> None:
+        self.message = message or connection_message(cause, url)
         super().__init__(self.message)
 
 
 class APITimeoutError(APIConnectionError):
     """No answer came within the timeout; the server may already have searched. Never retried."""
 
-    def __init__(self, timeout: float, *, idle: bool = False) -> None:
-        super().__init__(timeout_message(timeout, idle))
+    def __init__(self, timeout: float, *, idle: bool = False, url: Optional[str] = None) -> None:
+        super().__init__(timeout_message(timeout, idle, url))
 
 
 ERROR_CLASSES_BY_NAME: Dict[str, Type[OpenMatesError]] = {

@@ -9,12 +9,12 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057"
+CONTRACT_FINGERPRINT: Final = "865b23fd66f14359db120d4a77ee4d281913e5597c3d8c39980792013b48c0b1"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
 
-API_VERSION: Final = "1.0.0"
+API_VERSION: Final = "0.1.0"
 """The version of the OpenAPI document."""
 
 DEFAULT_BASE_URL: Final = "http://127.0.0.1:8787"

@@ -112,9 +112,9 @@ async def _exchange(
     try:
         return await within(_attempt(request, ssl_context, timeout, stream), timeout, _close)
     except asyncio.TimeoutError:
-        raise APITimeoutError(timeout) from None
+        raise APITimeoutError(timeout, url=request.url) from None
     except _ERRORS as error:
-        raise APIConnectionError(cause=error) from None
+        raise APIConnectionError(cause=error, url=request.url) from None
 
 
 def _close(answer: Union[RawResponse, StreamBody]) -> None:

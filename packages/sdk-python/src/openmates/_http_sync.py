@@ -102,7 +102,7 @@ def _exchange(
         if connection.sock is not None:
             sockets.append(connection.sock)
         if expired.is_set():
-            raise APITimeoutError(timeout)
+            raise APITimeoutError(timeout, url=request.url)
         target = request.url if request.proxy is not None and request.target.scheme == "http" else request.path
         connection.putrequest(request.method, target, skip_host=True, skip_accept_encoding=True)
         for name, value in request.headers.items():
@@ -118,17 +118,17 @@ def _exchange(
         if stream and 200 <= response.status < 300 and is_event_stream(headers) and sockets:
             timer.cancel()
             if expired.is_set():
-                raise APITimeoutError(timeout)
+                raise APITimeoutError(timeout, url=request.url)
             handed_over = True
             return StreamBody(sockets[0], connection, response, headers, timeout)
         body = response.read()
         if expired.is_set() or time.monotonic() > deadline:
-            raise APITimeoutError(timeout)
+            raise APITimeoutError(timeout, url=request.url)
         return RawResponse(response.status, headers, body)
     except (OSError, http.client.HTTPException) as error:
         if expired.is_set() or isinstance(error, socket.timeout):
-            raise APITimeoutError(timeout) from None
-        raise APIConnectionError(cause=error) from None
+            raise APITimeoutError(timeout, url=request.url) from None
+        raise APIConnectionError(cause=error, url=request.url) from None
     finally:
         timer.cancel()
         if not handed_over:

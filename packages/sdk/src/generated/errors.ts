@@ -138,16 +138,16 @@ export class ServiceUnavailableError extends APIError {
 /** No answer came: the connection failed or dropped. Retried before it is raised. */
 export class APIConnectionError extends OpenMatesError {
   override name = 'APIConnectionError';
-  constructor({ message, cause }: { message?: string; cause?: unknown } = {}) {
-    super(message ?? connectionMessage(cause), { cause });
+  constructor({ message, cause, url }: { message?: string; cause?: unknown; url?: string } = {}) {
+    super(message ?? connectionMessage(cause, url), { cause });
   }
 }
 
 /** No answer came within the timeout; the server may already have searched. Never retried. */
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';
-  constructor({ timeout }: { timeout: number }) {
-    super({ message: timeoutMessage(timeout) });
+  constructor({ timeout, url }: { timeout: number; url?: string }) {
+    super({ message: timeoutMessage(timeout, url) });
   }
 }
 

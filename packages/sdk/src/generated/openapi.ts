@@ -963,9 +963,9 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "1b9cd3d3677eae312994d537533b87a88c34d93e189047ab89e3d1b809222057";
+export const CONTRACT_FINGERPRINT = "865b23fd66f14359db120d4a77ee4d281913e5597c3d8c39980792013b48c0b1";
 /** The version of the OpenAPI document this SDK was generated from. */
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 /** Every route of the API by operation name: its method and path, from the contract's route table. */
