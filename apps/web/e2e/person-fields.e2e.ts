@@ -46,13 +46,13 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) await hydrated(page);
     // No Id among a person's options.
     await openOptions(page, 1);
-    await expect(page.getByLabel('Id for query 1')).toHaveCount(0);
-    await expect(page.getByLabel('Id type for query 1')).toHaveCount(0);
-    await page.getByLabel('Results for query 1').fill('2');
+    await expect(page.getByLabel('Id for query 1', { exact: true })).toHaveCount(0);
+    await expect(page.getByLabel('Id type for query 1', { exact: true })).toHaveCount(0);
+    await page.getByLabel('Results for query 1', { exact: true }).fill('2');
     await openOptions(page, 2);
-    await page.getByLabel('Results for query 2').fill('3');
-    await page.getByLabel('Language for query 2').fill('de');
-    await page.getByLabel('Tabloid sites for query 2').selectOption('off');
+    await page.getByLabel('Results for query 2', { exact: true }).fill('3');
+    await page.getByLabel('Language for query 2', { exact: true }).fill('de');
+    await page.getByLabel('Tabloid sites for query 2', { exact: true }).selectOption('off');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
 
     await expect(page).toHaveURL(/count=2&count=3/);
