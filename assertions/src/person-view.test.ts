@@ -116,7 +116,15 @@ describe('the person view', () => {
       groups: [withoutLanguage(FULL_VIEW)[0], { ...FULL_VIEW.groups[1], id: '' }],
     });
     // German on an English page is said; ids set by both queries are both shown.
-    const view = page({ requests: [{ id: 'a', query: 'x' }, { id: 7, query: 'y' }] }, german);
+    const view = page(
+      {
+        requests: [
+          { id: 'a', query: 'x' },
+          { id: 7, query: 'y' },
+        ],
+      },
+      german,
+    );
     expect(view).toMatchObject({ groups: [{ id: 'a', results: [{ language: 'de' }] }, { id: '7' }] });
     expect(view).not.toHaveProperty('budget');
   });

@@ -5,7 +5,9 @@ import { hydrated, openOptions, openUrl, readGroups, searchPath } from './helper
 test.use({ baseURL: openUrl() });
 
 /** The page's visible text: what is rendered (a closed disclosure's content is not). */
-const visibleText = (page: Page) => page.evaluate(() => document.body.innerText);
+const visibleText = (page: Page) =>
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point: what a person sees.
+  page.evaluate(() => document.body.innerText);
 
 const HOME = '/';
 const RESULTS = searchPath(['person view', 'empty x'], { count: '3' });
@@ -54,7 +56,10 @@ test('at 390 px the query box and the results start within the first screen', as
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(searchPath(['first screen']));
   const top = (selector: string) =>
-    page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
   expect(await top('#q-0')).toBeLessThan(844);
   expect(await top('[data-group-id] [data-result]')).toBeLessThan(844);
 });

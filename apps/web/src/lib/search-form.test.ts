@@ -157,7 +157,11 @@ describe('search form', () => {
     expect(link).toBe('/?q=rust+ownership&q=svelte+runes&id=&id=7&idtype=&idtype=number&count=3&count=&lang=&lang=de');
     const shared = new URLSearchParams(link.slice(2));
     // No parameter that no query sets: the blank values left are those a query sets aligned with another's.
-    for (const name of new Set(shared.keys())) expect(shared.getAll(name).some((v) => v !== ''), name).toBe(true);
+    for (const name of new Set(shared.keys()))
+      expect(
+        shared.getAll(name).some((v) => v !== ''),
+        name,
+      ).toBe(true);
     expect(formIntent(shared, readSearchForm(shared))).toEqual(formIntent(params, readSearchForm(params)));
     // A link already in that form is its own shareable link.
     expect(shareableLink(shared)).toBe(link);
