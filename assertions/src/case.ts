@@ -152,6 +152,8 @@ export interface DriverResult {
   document?: unknown;
   /** The person view (person-view.ts) read back from what a person sees: the GUI's text, the CLI's human output. */
   view?: unknown;
+  /** For a view read from a page (the GUI, the MCP App): the page's language, so the view is held to a page's rules (person-view.ts). */
+  pageLanguage?: string;
   /** Retry cases: each retry the SDK reported (its `onRetry` / `on_retry`), in order. */
   retries?: RecordedRetry[];
   /** Progress cases: each progress notification received before the result, in order. */

@@ -98,6 +98,37 @@ describe('the person view', () => {
     expect(JSON.stringify(view)).not.toContain('icons.example');
   });
 
+  it('as a page shows it: ids the person set, languages not the page’s, what was fitted out, never what was spent', () => {
+    const german = structuredClone(FULL);
+    const result = german.results[0]?.results[0];
+    if (result) result.language = 'de';
+    const page = (request: unknown, document: unknown = FULL) => personView(document, { request, language: 'en' });
+    const { budget: _spent, ...rest } = FULL_VIEW;
+    const fitted = { notes_fitted_out: 1, extra_snippets_fitted_out: 3, results_fitted_out: 1 };
+    const withoutLanguage = (view: typeof FULL_VIEW) => {
+      const { language: _language, ...shown } = view.groups[0]?.results[0] ?? {};
+      return [{ ...view.groups[0], results: [shown] }, view.groups[1]];
+    };
+    // The first query set its id, the second did not: the API's 7 goes unsaid. English on an English page too.
+    expect(page({ requests: [{ id: 'a', query: 'x' }, { query: 'y' }] })).toEqual({
+      ...rest,
+      fitted,
+      groups: [withoutLanguage(FULL_VIEW)[0], { ...FULL_VIEW.groups[1], id: '' }],
+    });
+    // German on an English page is said; ids set by both queries are both shown.
+    const view = page(
+      {
+        requests: [
+          { id: 'a', query: 'x' },
+          { id: 7, query: 'y' },
+        ],
+      },
+      german,
+    );
+    expect(view).toMatchObject({ groups: [{ id: 'a', results: [{ language: 'de' }] }, { id: '7' }] });
+    expect(view).not.toHaveProperty('budget');
+  });
+
   it('of an ErrorResponse: the code, the message and each issue in order', () => {
     const body = {
       error: 'Invalid request',

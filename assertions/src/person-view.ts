@@ -12,14 +12,30 @@ import { cleanText, displayUrl, type ErrorResponse, type WebSearchResponse } fro
  */
 export type PersonView = PersonResponseView | PersonErrorView;
 
+/**
+ * How a page shows an answer (the GUI and the MCP App, which share their display rules): it leaves
+ * unsaid what a person did not ask about (ADR 0127). A group's id is shown only when the request
+ * item set one (an id the API numbered reads as ''); a result's language only when it is not the
+ * page's (by its primary subtag: `en-GB` on an English page goes unsaid); of the budget only what
+ * was removed to fit the response size, never what the search spent.
+ */
+export interface PageRules {
+  /** The request the page searched (`{ requests: [...] }`). */
+  request: unknown;
+  /** The page's language (its `lang`). */
+  language: string;
+}
+
 export interface PersonResponseView {
   kind: 'response';
   provider: string;
   /** The response's `error` and `code`, when a group failed. */
   error?: { message: string; code?: string };
   suggestions: string[];
-  /** Every count of the budget; what a page leaves unsaid (nothing was cut) reads as 0. */
+  /** Every count of the budget; what a page leaves unsaid (nothing was cut) reads as 0. Not on a page. */
   budget?: PersonBudget;
+  /** On a page: the budget's fitting counts that are not zero, when any is. */
+  fitted?: Partial<Record<FittedKey, number>>;
   groups: PersonGroup[];
 }
 
@@ -85,10 +101,24 @@ const BUDGET_KEYS = [
   'results_fitted_out',
 ] as const satisfies readonly (keyof PersonBudget)[];
 
-/** The person view of a WebSearchResponse or an ErrorResponse (anything else is a driver bug). */
-export function personView(document: unknown): PersonView {
-  if (document !== null && typeof document === 'object' && 'results' in document)
-    return responseView(document as WebSearchResponse);
+/** The budget's counts of what was removed to fit the response size, the ones a page says. */
+export const FITTED_KEYS = [
+  'notes_fitted_out',
+  'suggestions_fitted_out',
+  'extra_snippets_fitted_out',
+  'results_fitted_out',
+] as const satisfies readonly (keyof PersonBudget)[];
+export type FittedKey = (typeof FITTED_KEYS)[number];
+
+/**
+ * The person view of a WebSearchResponse or an ErrorResponse (anything else is a driver bug), as a
+ * terminal shows it, or as a page does when `page` says how.
+ */
+export function personView(document: unknown, page?: PageRules): PersonView {
+  if (document !== null && typeof document === 'object' && 'results' in document) {
+    const view = responseView(document as WebSearchResponse);
+    return page ? onPage(view, document as WebSearchResponse, page) : view;
+  }
   if (document !== null && typeof document === 'object' && 'code' in document && 'error' in document) {
     const error = document as ErrorResponse;
     return {
@@ -165,6 +195,38 @@ export function lineDifference(view: PersonLineView, document: unknown): string 
   return missing === undefined
     ? undefined
     : `$.text: ${JSON.stringify(view.text)} does not say ${JSON.stringify(missing)}`;
+}
+
+const primaryLanguage = (tag: string) => tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+
+/** The item ids the request set, by index (undefined where the API numbered the query). */
+function requestIds(request: unknown): unknown[] {
+  const items = (request as { requests?: unknown } | undefined)?.requests;
+  return Array.isArray(items) ? items.map((item) => (item as { id?: unknown } | null)?.id) : [];
+}
+
+/** A terminal's view as a page shows it (see {@link PageRules}). */
+function onPage(view: PersonResponseView, response: WebSearchResponse, page: PageRules): PersonResponseView {
+  const ids = requestIds(page.request);
+  const { budget: _spent, ...rest } = view;
+  const shown: PersonResponseView = {
+    ...rest,
+    groups: view.groups.map((group, g) => ({
+      ...group,
+      id: ids[g] === undefined ? '' : group.id,
+      results: group.results.map(({ language, ...result }) =>
+        language !== undefined && primaryLanguage(language) !== primaryLanguage(page.language)
+          ? { ...result, language }
+          : result,
+      ),
+    })),
+  };
+  const budget = response.budget;
+  const fitted = Object.fromEntries(
+    FITTED_KEYS.map((key) => [key, budget?.[key] ?? 0] as const).filter(([, count]) => count > 0),
+  );
+  if (Object.keys(fitted).length > 0) shown.fitted = fitted;
+  return shown;
 }
 
 /** The names of the budget's counts, in the order of the contract. */

@@ -111,11 +111,17 @@ export interface RunOptions {
  * Throws, naming the first difference, when what a person sees on the surface (`view`) is not the
  * person view of the JSON surfaces' document for the same case.
  */
-export function checkPersonView(testCase: ParityCase, view: unknown, reference: unknown): string | undefined {
+export function checkPersonView(
+  testCase: ParityCase,
+  view: unknown,
+  reference: unknown,
+  pageLanguage?: string,
+): string | undefined {
+  const page = pageLanguage === undefined ? undefined : { request: testCase.request, language: pageLanguage };
   const difference =
     (view as { kind?: unknown } | null)?.kind === 'line'
       ? lineDifference(view as PersonLineView, reference)
-      : firstDifference(view, personView(reference));
+      : firstDifference(view, personView(reference, page));
   return difference === undefined
     ? undefined
     : `${testCase.name}: what a person sees differs from the core document's person view at ${difference} (surface ≠ core)`;
@@ -146,7 +152,7 @@ export async function runCase(
     if (document !== undefined) run.document = normalizeDocument(document);
     if (result.view !== undefined) {
       if (!options.personReference) throw new Error(`${testCase.name}: a person view with nothing to compare it to`);
-      const difference = checkPersonView(testCase, result.view, await options.personReference());
+      const difference = checkPersonView(testCase, result.view, await options.personReference(), result.pageLanguage);
       if (difference) run.viewDiff = difference;
     }
     if (testCase.upstream) run.retries = checkRetries(testCase, result.retries);

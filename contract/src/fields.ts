@@ -168,6 +168,7 @@ export interface RequestField {
   /** True when a provider may or may not apply it; skill info says which providers do. */
   readonly providerOption: boolean;
   readonly flag?: FieldFlag;
+  /** The GUI's control in a query's options disclosure; a field without one is set only by a link. */
   readonly control?: FieldControl;
   readonly link: FieldLink;
   /** How the GUI's closed options disclosure names a value the user set. */
@@ -276,7 +277,8 @@ export const REQUEST_FIELDS = [
     normalize: (value: RequestId) => value,
     cacheKey: false,
     providerOption: false,
-    control: { control: 'text', label: 'Id', help: 'Empty: the API numbers the query.' },
+    // No control: an id is a program's way to match groups to queries, not a person's option. A
+    // shared link still carries one, and the "use this search elsewhere" snippets show it (ADR 0127).
     link: { param: 'id', broadcast: false, typeParam: 'idtype' },
     summary: (value: string) => `id ${value}`,
     // A safe integer: the OpenAPI document says `integer` with no upper bound.

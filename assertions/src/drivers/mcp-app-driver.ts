@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
 import { type McpAppHost, openMcpAppHost, RESULTS_APP_URI } from './mcp-app-host.ts';
 import { connectMcp, expressible, spawnMcpStdio } from './mcp-driver.ts';
-import { readOutcome, readView } from './page-actions.ts';
+import { pageLanguage, readOutcome, readView } from './page-actions.ts';
 import { playwrightPage } from './web-driver.ts';
 
 /** The app page and a tool result, as a host gets both from `openmates mcp`. */
@@ -42,6 +42,7 @@ export function createMcpAppDriver(): SurfaceDriver {
       return {
         outcome: await readOutcome(page, items),
         view: await readView(page),
+        pageLanguage: await pageLanguage(page),
         document: result.structuredContent,
         transcript: `${await frame.content()}\n${logs()}`,
       };

@@ -10,8 +10,8 @@ import { handler as guiHandler } from '@openmates/web/handler';
 import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
 import { type Outcome, type OutcomeGroup, outcomeResult } from '../outcome.ts';
 import {
-  PERSON_BUDGET_KEYS,
-  type PersonBudget,
+  FITTED_KEYS,
+  type FittedKey,
   type PersonGroup,
   type PersonResponseView,
   type PersonResult,
@@ -84,10 +84,36 @@ async function fillControl(page: BrowserPage, n: number, field: RequestField, va
   }
 }
 
+/** A field's value as a link writes it: a list's entries joined, a switch `on`/`off`, anything else as text. */
+function linkText(field: RequestField, value: unknown): string {
+  if (value === undefined) return '';
+  if (field.kind === 'list' && Array.isArray(value)) return value.map(String).join(LIST_SEPARATOR);
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return String(value);
+}
+
+/**
+ * The link that searches `items`, written from the field table's link parameters: `q`, then each
+ * parameter some item sets, one value per query (positional); a number id with its type `number`.
+ */
+export function searchLink(items: readonly FormItem[], fields: RequestFields = REQUEST_FIELDS): string {
+  const params = new URLSearchParams();
+  for (const item of items) params.append('q', item.query);
+  for (const field of fields) {
+    if (field.name === 'query' || !items.some((item) => item[field.name] !== undefined)) continue;
+    for (const item of items) params.append(field.link.param, linkText(field, item[field.name]));
+    const typeParam = field.link.typeParam;
+    if (typeParam && items.some((item) => typeof item[field.name] === 'number'))
+      for (const item of items) params.append(typeParam, typeof item[field.name] === 'number' ? 'number' : '');
+  }
+  return `/?${params}`;
+}
+
 /**
  * Opens the search page and fills the form as a person would: each query and its options
  * disclosure, adding fields as needed, then Enter; resolves once the answer (results or an error)
- * is visible.
+ * is visible. A request that sets a field the form offers no control for (an id: a program's
+ * matter, ADR 0127) is searched as a person does who was handed it: by opening its link.
  */
 export async function search(
   page: BrowserPage,
@@ -95,9 +121,24 @@ export async function search(
   items: readonly FormItem[],
   fields: RequestFields = REQUEST_FIELDS,
 ): Promise<void> {
-  await page.goto(`${origin}/`);
+  const linkOnly = fields.some(
+    (field) => field.name !== 'query' && !field.control && items.some((item) => item[field.name] !== undefined),
+  );
+  await page.goto(`${origin}${linkOnly ? searchLink(items, fields) : '/'}`);
   // Hydrated: SvelteKit has started, so the form's own handlers (add a query, submit) are live.
   await page.waitUntil(() => document.querySelector('#svelte-announcer') !== null, ANSWER_TIMEOUT_MS);
+  if (!linkOnly) await fillAndSubmit(page, items, fields);
+  await page.waitUntil(
+    () =>
+      [...document.querySelectorAll('[data-page-error], [data-results]')].some(
+        (el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true }),
+      ),
+    ANSWER_TIMEOUT_MS,
+  );
+}
+
+/** Fills each query and its options disclosure, adding fields as needed, then presses Enter. */
+async function fillAndSubmit(page: BrowserPage, items: readonly FormItem[], fields: RequestFields): Promise<void> {
   for (const [i, item] of items.entries()) {
     const n = i + 1;
     if (i > 0) await page.clickButton('Add a query');
@@ -108,13 +149,6 @@ export async function search(
     for (const field of options) await fillControl(page, n, field, item[field.name]);
   }
   await page.pressEnter(`Query ${items.length}`);
-  await page.waitUntil(
-    () =>
-      [...document.querySelectorAll('[data-page-error], [data-results]')].some(
-        (el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true }),
-      ),
-    ANSWER_TIMEOUT_MS,
-  );
 }
 
 /** Reads the rendered answer back into the short outcome (data attributes locate the parts). */
@@ -313,13 +347,18 @@ export async function readView(page: BrowserPage): Promise<PersonView> {
     const code = one('code', top);
     view.error = { message: error, ...(code !== undefined ? { code } : {}) };
   }
-  if (one('calls_used', top) !== undefined) {
-    const budget = Object.fromEntries(
-      PERSON_BUDGET_KEYS.map((key) => [key, Number(one(key, top) ?? '0')]),
-    ) as unknown as PersonBudget;
-    view.budget = budget;
+  const fitted: Partial<Record<FittedKey, number>> = {};
+  for (const key of FITTED_KEYS) {
+    const count = one(key, top);
+    if (count !== undefined) fitted[key] = Number(count);
   }
+  if (Object.keys(fitted).length > 0) view.fitted = fitted;
   return view;
+}
+
+/** The language the page says it is written in (its `lang`), which the person view's page rules take. */
+export function pageLanguage(page: BrowserPage): Promise<string> {
+  return page.evaluate(() => document.documentElement.lang);
 }
 
 /** A browser that a GUI column drives: its one page, opened on the column's first case, and how to end it. */
@@ -359,7 +398,7 @@ export function createGuiColumn(
         const outcome = await readOutcome(page, items);
         const view = await readView(page);
         const transcript = `${await page.content()}\n${server.logs.join('')}`;
-        return { outcome, transcript, view };
+        return { outcome, transcript, view, pageLanguage: await pageLanguage(page) };
       } finally {
         await server.close();
       }

@@ -11,16 +11,19 @@ const result = (extra: Partial<WebSearchResult> = {}): WebSearchResult => ({
 
 describe('the display rules', () => {
   it('reads a result as its card: link, display URL, the muted line in order, no empty note', () => {
-    const card = resultCard(result({ age: '2 days ago', language: 'en', family_friendly: false, note: '' }));
+    const card = resultCard(result({ age: '2 days ago', language: 'de', family_friendly: false, note: '' }));
     expect(card.href).toBe('https://developer.mozilla.org/en-US/docs/Web/API/fetch');
     expect(card.displayUrl).toBe('developer.mozilla.org › en-US › docs › Web › API › fetch');
     expect(card.meta).toEqual([
       { field: 'age', text: '2 days ago' },
-      { field: 'language', text: 'en' },
+      { field: 'language', text: 'de' },
       { field: 'family_friendly', text: 'not family friendly' },
     ]);
     expect(card.note).toBeUndefined();
     expect(resultCard(result({ family_friendly: true })).meta).toEqual([]);
+    // The page's own language goes unsaid, in any case and region; another page's language is said.
+    expect(resultCard(result({ language: 'EN-us' })).meta).toEqual([]);
+    expect(resultCard(result({ language: 'en' }), 'de').meta).toEqual([{ field: 'language', text: 'en' }]);
     expect(card.badge.letter).toBe('D');
   });
 
@@ -47,7 +50,12 @@ describe('the display rules', () => {
     expect(groupCard(group({ results: [result()] })).count).toBe('1 result');
   });
 
-  it('says a budget and a refusal in the GUI’s words', () => {
+  it('shows a group’s id only when the person set one', () => {
+    expect(groupCard({ id: 1, results: [] }).shownId).toBeUndefined();
+    expect(groupCard({ id: 7, results: [] }, { idSet: true }).shownId).toBe('7');
+  });
+
+  it('says what was removed to fit, never what the search spent, and a refusal in the GUI’s words', () => {
     const about = aboutCard({
       provider: 'Brave Search',
       results: [],
@@ -61,8 +69,8 @@ describe('the display rules', () => {
         results_fitted_out: 2,
       },
     } as never);
-    expect(about.budget?.calls.words).toBe('search call');
-    expect(about.budget?.fitted).toEqual([
+    expect(about).not.toHaveProperty('budget');
+    expect(about.fitted).toEqual([
       { field: 'suggestions_fitted_out', count: 1, words: 'suggestion' },
       { field: 'results_fitted_out', count: 2, words: 'results' },
     ]);

@@ -55,12 +55,25 @@ function extraSnippetsOf(result: WebSearchResult): string[] {
   return result.extra_snippets ?? [];
 }
 
-/** The card of one result. */
-export function resultCard(result: WebSearchResult): ResultCard {
+/** The language the display's own words are written in: the `lang` of the pages that show the cards. */
+export const PAGE_LANGUAGE = 'en';
+
+/**
+ * True when a result's language says something on a page written in `page`: a result in the page's
+ * own language (any region of it, any case: `en`, `EN`, `en-GB` on an English page) goes unsaid.
+ */
+export function languageDiffers(language: string, page: string = PAGE_LANGUAGE): boolean {
+  const primary = (tag: string) => tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return primary(language) !== primary(page);
+}
+
+/** The card of one result; its language is said only when it is not the page's (`pageLanguage`). */
+export function resultCard(result: WebSearchResult, pageLanguage: string = PAGE_LANGUAGE): ResultCard {
   const hostname = result.meta_url?.hostname ?? '';
   const meta: FieldText[] = [];
   if (result.age) meta.push({ field: 'age', text: result.age });
-  if (result.language) meta.push({ field: 'language', text: result.language });
+  if (result.language && languageDiffers(result.language, pageLanguage))
+    meta.push({ field: 'language', text: result.language });
   // Family friendliness is said only when it is not.
   if (result.family_friendly === false) meta.push({ field: 'family_friendly', text: 'not family friendly' });
   return {
@@ -86,7 +99,10 @@ export interface CountNotice {
 
 /** One group as a card: who answered, its error or its results, and what was cut from it. */
 export interface GroupCard {
+  /** `String(id)`, for the page's own use (locating the group); a person reads it only as {@link shownId}. */
   id: string;
+  /** The id as a person reads it, only when the person set one (an id the API numbered says nothing). */
+  shownId: string | undefined;
   /** Who answered, when several providers are listed (the last one tried, when it failed). */
   provider: string | undefined;
   error: { code: string; message: string } | undefined;
@@ -109,8 +125,16 @@ export const MORE_RESULTS = 'More results';
 /** Where a page cannot link to the next one (the MCP App page): that one exists. */
 export const MORE_AVAILABLE = 'More results exist past this page.';
 
+/** How a group is shown: whether the person gave its query an id, and the page's language. */
+export interface GroupContext {
+  /** True when the request item set an `id`. Default false: the API numbered the query. */
+  idSet?: boolean;
+  /** The page's language (default {@link PAGE_LANGUAGE}): a result in it does not say its language. */
+  pageLanguage?: string;
+}
+
 /** The card of one group. */
-export function groupCard(group: ResultGroup): GroupCard {
+export function groupCard(group: ResultGroup, context: GroupContext = {}): GroupCard {
   const n = group.results.length;
   const cut = (group.sources_cut ?? 0) + (group.results_fitted_out ?? 0);
   const notices: CountNotice[] = [];
@@ -128,6 +152,7 @@ export function groupCard(group: ResultGroup): GroupCard {
     });
   return {
     id: String(group.id),
+    shownId: context.idSet ? String(group.id) : undefined,
     provider: group.provider,
     error: group.error ? { code: group.error.code, message: group.error.message } : undefined,
     empty:
@@ -137,7 +162,7 @@ export function groupCard(group: ResultGroup): GroupCard {
           ? 'No results left to show.'
           : 'No results. The provider answered and found nothing for this query.',
     count: !group.error && n > 0 ? `${n} ${n === 1 ? 'result' : 'results'}` : undefined,
-    results: group.error ? [] : group.results.map(resultCard),
+    results: group.error ? [] : group.results.map((result) => resultCard(result, context.pageLanguage)),
     notices,
     altered: group.error ? undefined : group.altered_query,
     more: !group.error && group.more === true,
@@ -165,50 +190,27 @@ export function fittedParts(budget: SearchBudget): { field: string; count: numbe
     .map(({ field, count, one, many }) => ({ field, count, words: count === 1 ? one : many }));
 }
 
-/** What is said under the groups: who answered the search and what its budget spent. */
+/**
+ * What is said under the groups: who answered the search, its related searches, and what was
+ * removed to fit the response size. What the search spent (calls, sources admitted) is no
+ * person's concern on the page (ADR 0127).
+ */
 export interface AboutCard {
   /** The response's own error, when a group failed, with its code. */
   partial: { error: string; code: string | undefined } | undefined;
   provider: string;
   suggestions: string[];
-  budget:
-    | {
-        calls: CountNotice;
-        admitted: number;
-        max: number;
-        cut: CountNotice | undefined;
-        fitted: { field: string; count: number; words: string }[];
-      }
-    | undefined;
+  /** The fitting counts of the budget that are not zero. */
+  fitted: { field: string; count: number; words: string }[];
 }
 
 /** The about card of a response. */
 export function aboutCard(response: WebSearchResponse): AboutCard {
-  const budget = response.budget;
   return {
     partial: response.error ? { error: response.error, code: response.code } : undefined,
     provider: response.provider,
     suggestions: [...(response.suggestions_follow_up_requests ?? [])],
-    budget: budget
-      ? {
-          calls: {
-            field: 'calls_used',
-            count: budget.calls_used,
-            words: budget.calls_used === 1 ? 'search call' : 'search calls',
-          },
-          admitted: budget.sources_admitted,
-          max: budget.max_sources,
-          cut:
-            budget.sources_cut > 0
-              ? {
-                  field: 'sources_cut',
-                  count: budget.sources_cut,
-                  words: `${was(budget.sources_cut)} cut: the request’s source budget was spent.`,
-                }
-              : undefined,
-          fitted: fittedParts(budget),
-        }
-      : undefined,
+    fitted: response.budget ? fittedParts(response.budget) : [],
   };
 }
 

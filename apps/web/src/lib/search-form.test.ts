@@ -1,7 +1,15 @@
 import { REQUEST_FIELDS, type RequestField, type RequestFields, z } from '@openmates/contract';
 import { PROBE_FIELD as PROBE } from '@openmates/fixtures';
 import { describe, expect, it } from 'vitest';
-import { blankRow, formIntent, optionSummary, readSearchForm, rowParams, toSearchRequest } from './search-form.ts';
+import {
+  blankRow,
+  formIntent,
+  optionSummary,
+  readSearchForm,
+  rowParams,
+  shareableLink,
+  toSearchRequest,
+} from './search-form.ts';
 
 const intentOf = (query: string) => {
   const params = new URLSearchParams(query);
@@ -134,6 +142,30 @@ describe('search form', () => {
         ],
       },
     });
+  });
+
+  it('shares a submitted form as a link with only what differs from the defaults, which reads back as the same search', () => {
+    // What the browser submits: every control of every row, empty ones too, the carried id included.
+    const params = new URLSearchParams();
+    const rows = [
+      { q: 'rust ownership', id: '', idtype: '', count: '3', lang: '' },
+      { q: 'svelte runes', id: '7', idtype: 'number', count: '', lang: 'de' },
+    ];
+    for (const row of rows) for (const [name, value] of Object.entries(row)) params.append(name, value);
+    for (const { param } of rowParams()) if (!params.has(param)) for (const _ of rows) params.append(param, '');
+    const link = shareableLink(params);
+    expect(link).toBe('/?q=rust+ownership&q=svelte+runes&id=&id=7&idtype=&idtype=number&count=3&count=&lang=&lang=de');
+    const shared = new URLSearchParams(link.slice(2));
+    // No parameter that no query sets: the blank values left are those a query sets aligned with another's.
+    for (const name of new Set(shared.keys()))
+      expect(
+        shared.getAll(name).some((v) => v !== ''),
+        name,
+      ).toBe(true);
+    expect(formIntent(shared, readSearchForm(shared))).toEqual(formIntent(params, readSearchForm(params)));
+    // A link already in that form is its own shareable link.
+    expect(shareableLink(shared)).toBe(link);
+    expect(shareableLink(new URLSearchParams('q=a&count=&lang='))).toBe('/?q=a');
   });
 
   it('is idle without queries, and the add/remove buttons edit fields without searching', () => {

@@ -31,6 +31,8 @@ export type FormIntent =
 
 /** The field each row is: its link parameter is the one every other parameter aligns with. */
 export const QUERY_FIELD = 'query';
+/** The field that names a query: shown with its results only when the person set it. */
+export const ID_FIELD = 'id';
 
 /** One link parameter of a row: where its value goes in the row, and whose field it belongs to. */
 export interface RowParam {
@@ -170,6 +172,15 @@ export function formLink(form: SearchForm, fields: RequestFields = REQUEST_FIELD
     if (values.some((value) => value !== '')) for (const value of values) out.append(param, value);
   }
   return `/?${out}`;
+}
+
+/**
+ * The link to share for a submitted form or any search link: the form it reads as, written as
+ * {@link formLink} writes it, so a parameter no query sets (every field of a form left at its
+ * default submits one, empty) is left out, and the link reads back as the same search.
+ */
+export function shareableLink(params: URLSearchParams, fields: RequestFields = REQUEST_FIELDS): string {
+  return formLink(readSearchForm(params, fields), fields);
 }
 
 /**

@@ -2,7 +2,7 @@ import { assignIds, CONTRACT_FINGERPRINT, PATHS, type RequestId, type WebSearchR
 import { APIConnectionError, APIError, ProviderError, type WebSearchRequest } from '@openmates/sdk';
 import { fail, redirect } from '@sveltejs/kit';
 import { type Outcome, refusalOutcome, UNREACHABLE } from '#lib/outcome.ts';
-import { formIntent, readSearchForm } from '#lib/search-form.ts';
+import { formIntent, readSearchForm, shareableLink } from '#lib/search-form.ts';
 import { apiClient, apiOrigin, safeReturnPath } from '#lib/server/api-client.ts';
 import { formChoices } from '#lib/server/choices.ts';
 import { KEY_COOKIE, keyCookieOptions } from '#lib/server/key-cookie.ts';
@@ -20,6 +20,12 @@ export const load: PageServerLoad = async (event) => {
   setHeaders({ 'cache-control': 'no-store' });
   const form = readSearchForm(url.searchParams);
   const intent = formIntent(url.searchParams, form);
+  // A form submitted without JavaScript sends every control, empty ones too: the address a person
+  // copies is the search's own link instead, with only what differs from the defaults.
+  if (intent.kind === 'search') {
+    const link = shareableLink(url.searchParams);
+    if (link !== `/?${url.searchParams}`) redirect(303, link);
+  }
   const key = cookies.get(KEY_COOKIE);
   const client = apiClient(apiOrigin(event), key, fetch);
   // A client-side navigation (JavaScript) streams the search itself through `/search/stream`, so
@@ -70,6 +76,7 @@ export const load: PageServerLoad = async (event) => {
       mdnText: (skill?.providers ?? (skill ? [skill.provider] : [])).some((p) => p.id === 'local'),
       fingerprint: CONTRACT_FINGERPRINT,
       serverFingerprint: skill?.fingerprint,
+      version: skill?.version,
       // Handed to the page, which must not bundle the contract's route table (zod) to learn it.
       docs: PATHS.docs,
     },

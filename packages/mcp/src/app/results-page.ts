@@ -96,7 +96,7 @@ function groupSection(card: GroupCard, query: string | undefined, index: number)
       ' ',
       h('span', { class: 'query' }, query ?? `Query ${index + 1}`),
     ),
-    h('p', { class: 'group-id' }, 'Id ', field('id', card.id)),
+    card.shownId !== undefined && h('p', { class: 'group-id' }, 'Id ', field('id', card.shownId)),
     card.provider !== undefined &&
       h('p', { class: 'group-provider' }, 'Answered by ', field('provider', card.provider)),
     card.altered !== undefined &&
@@ -122,9 +122,8 @@ function groupSection(card: GroupCard, query: string | undefined, index: number)
   );
 }
 
-function responseView(response: WebSearchResponse, queries: readonly (string | undefined)[]): Node[] {
+function responseView(response: WebSearchResponse, items: readonly CallItem[]): Node[] {
   const about = aboutCard(response);
-  const budget = about.budget;
   return [
     about.partial &&
       h(
@@ -142,7 +141,9 @@ function responseView(response: WebSearchResponse, queries: readonly (string | u
         'data-response-code': response.code,
         'data-response-provider': response.provider,
       },
-      ...response.results.map((group, i) => groupSection(groupCard(group), queries[i], i)),
+      ...response.results.map((group, i) =>
+        groupSection(groupCard(group, { idSet: items[i]?.idSet === true }), items[i]?.query, i),
+      ),
     ),
     about.suggestions.length > 0 &&
       h(
@@ -155,27 +156,12 @@ function responseView(response: WebSearchResponse, queries: readonly (string | u
       'div',
       { class: 'about', 'data-about': '' },
       h('p', {}, 'Answered by ', field('provider', about.provider)),
-      budget &&
-        h(
-          'p',
-          {},
-          'Spent ',
-          field(budget.calls.field, String(budget.calls.count)),
-          ` ${budget.calls.words}; `,
-          field('sources_admitted', String(budget.admitted)),
-          ' of ',
-          field('max_sources', String(budget.max)),
-          ' distinct sources admitted.',
-        ),
-      budget?.cut &&
-        h('p', { class: 'notice' }, field(budget.cut.field, String(budget.cut.count)), ` ${budget.cut.words}`),
-      budget &&
-        budget.fitted.length > 0 &&
+      about.fitted.length > 0 &&
         h(
           'p',
           { class: 'notice' },
           'Removed to fit the response size: ',
-          ...budget.fitted.flatMap((part, i) => [
+          ...about.fitted.flatMap((part, i) => [
             i > 0 ? ', ' : '',
             field(part.field, String(part.count)),
             ` ${part.words}`,
@@ -218,14 +204,23 @@ function refusalView(body: ErrorResponse): Node[] {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The queries of the call's arguments, in request order (undefined where one is not a string). */
-function queriesOf(args: unknown): (string | undefined)[] {
+/** What the page needs of one item of the call: its query (undefined when not a string), and whether it set an id. */
+interface CallItem {
+  query: string | undefined;
+  idSet: boolean;
+}
+
+/** The items of the call's arguments, in request order. */
+function itemsOf(args: unknown): CallItem[] {
   const requests = isRecord(args) && Array.isArray(args.requests) ? args.requests : [];
-  return requests.map((item) => (isRecord(item) && typeof item.query === 'string' ? item.query : undefined));
+  return requests.map((item) => ({
+    query: isRecord(item) && typeof item.query === 'string' ? item.query : undefined,
+    idSet: isRecord(item) && item.id !== undefined,
+  }));
 }
 
 const area = document.getElementById('results') as HTMLElement;
-let queries: (string | undefined)[] = [];
+let items: CallItem[] = [];
 
 function show(...nodes: Node[]): void {
   area.replaceChildren(...nodes);
@@ -234,7 +229,7 @@ function show(...nodes: Node[]): void {
 
 function render(structured: unknown): void {
   if (isRecord(structured) && Array.isArray(structured.results))
-    show(...responseView(structured as unknown as WebSearchResponse, queries));
+    show(...responseView(structured as unknown as WebSearchResponse, items));
   else if (isRecord(structured) && typeof structured.code === 'string' && typeof structured.error === 'string')
     show(...refusalView(structured as unknown as ErrorResponse));
   else show(h('p', { class: 'state empty' }, 'The host handed over no search results to show.'));
@@ -246,7 +241,7 @@ function applyTheme(context: McpUiHostContext | undefined): void {
 
 const app = new App({ name: 'OpenMates web search results', version: '1' });
 app.ontoolinput = ({ arguments: args }) => {
-  queries = queriesOf(args);
+  items = itemsOf(args);
 };
 app.ontoolresult = (result) => render(result.structuredContent);
 app.onhostcontextchanged = applyTheme;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // imports pointed at the files the app uses.
 const require = createRequire(import.meta.url);
 let dir: string;
-let ResultGroup: Component<{ group: Group; query: string; index: number }>;
+let ResultGroup: Component<{ group: Group; query: string; index: number; idSet?: boolean }>;
 
 beforeAll(async () => {
   const source = readFileSync(new URL('./ResultGroup.svelte', import.meta.url), 'utf8');
@@ -41,8 +41,8 @@ function metaOf(group: Group): string | undefined {
 }
 
 /** The rendered result's text, tags dropped, as a person reads it. */
-function textOf(group: Group): string {
-  const { body } = render(ResultGroup, { props: { group, query: 'fetch', index: 0 } });
+function textOf(group: Group, idSet = false): string {
+  const { body } = render(ResultGroup, { props: { group, query: 'fetch', index: 0, idSet } });
   return body
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<[^>]+>/g, ' ')
@@ -73,20 +73,29 @@ describe('a result as the page shows it', () => {
     expect(body).toMatch(/<p class="meta[^"]*">/);
     const text = textOf(group);
     expect(text).toContain(
-      'Fetch API developer.mozilla.org › en-US › docs › Web › API › Fetch_API Fetching resources. 2 days ago · en',
+      'Fetch API developer.mozilla.org › en-US › docs › Web › API › Fetch_API Fetching resources. 2 days ago',
     );
     expect(text).not.toMatch(/family friendly|imgs\.search\.brave\.com|Age:|Language:/i);
-    expect(metaOf(group)).toBe('2 days ago · en');
+    // A result in the page's own language (English) does not say so; one in another language does.
+    expect(metaOf(group)).toBe('2 days ago');
+    expect(metaOf({ id: 1, results: [{ ...result, language: 'en-GB' }] })).toBe('2 days ago');
+    expect(metaOf({ id: 1, results: [{ ...result, language: 'de' }] })).toBe('2 days ago · de');
   });
 
   it('says "not family friendly" only when the result is not', () => {
     expect(metaOf({ id: 1, results: [{ ...result, family_friendly: false }] })).toBe(
-      '2 days ago · en · not family friendly',
+      '2 days ago · not family friendly',
     );
     const { age: _age, ...undated } = result;
-    expect(textOf({ id: 1, results: [{ ...undated, family_friendly: false }] })).toContain(
-      'Fetching resources. en · not family friendly',
+    expect(textOf({ id: 1, results: [{ ...undated, language: 'fr', family_friendly: false }] })).toContain(
+      'Fetching resources. fr · not family friendly',
     );
+  });
+
+  it('shows the group’s id only when the person set one', () => {
+    const group: Group = { id: 1, results: [result] };
+    expect(textOf(group)).not.toMatch(/\bId\b/);
+    expect(textOf({ ...group, id: 'docs' }, true)).toContain('Id docs');
   });
 
   it('shows page excerpts in a closed disclosure under the description, and none without them', () => {

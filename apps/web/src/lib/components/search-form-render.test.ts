@@ -95,8 +95,6 @@ describe('the options disclosure', () => {
   it('renders each field of the table under its link parameter, labelled for its query', () => {
     const body = html('q=a&q=b');
     const labels = {
-      id: 'Id',
-      idtype: 'Id type',
       count: 'Results',
       country: 'Country',
       lang: 'Language',
@@ -118,6 +116,20 @@ describe('the options disclosure', () => {
     expect(body.match(/<details class="query-options"(?: open="")?>/g)).toEqual([
       '<details class="query-options">',
       '<details class="query-options">',
+    ]);
+  });
+
+  it('offers no id among a person’s options, and carries one a link set to the next search unseen', () => {
+    const body = html('q=a&q=b&id=first&id=7&idtype=&idtype=number');
+    expect(body).not.toMatch(/<label for="id(type)?-\d"/);
+    expect(body).not.toMatch(/\bId\b/);
+    expect(body.match(/<input type="hidden" name="id" value="[^"]*"/g)).toEqual([
+      '<input type="hidden" name="id" value="first"',
+      '<input type="hidden" name="id" value="7"',
+    ]);
+    expect(body.match(/<input type="hidden" name="idtype" value="[^"]*"/g)).toEqual([
+      '<input type="hidden" name="idtype" value=""',
+      '<input type="hidden" name="idtype" value="number"',
     ]);
   });
 

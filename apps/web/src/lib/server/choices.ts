@@ -15,7 +15,7 @@ import {
   type SkillInfo,
   TOPICS,
 } from '@openmates/contract';
-import { optionSummary, QUERY_FIELD, type QueryRow } from '#lib/search-form.ts';
+import { optionSummary, QUERY_FIELD, type QueryRow, rowParams } from '#lib/search-form.ts';
 
 /** One entry of a select or a suggestion list: the value sent and the label shown. */
 export interface Choice {
@@ -66,6 +66,11 @@ export interface FormChoices {
   rows: RowView[];
   /** The summary of a row added in the page, which has every option at its default. */
   blankSummary: string;
+  /**
+   * The link parameters a person sets only by a link (a field without a control: the id and its
+   * type), by row key: each row carries its value along unseen, so searching again keeps it.
+   */
+  carried: { key: string; param: string }[];
 }
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
@@ -176,8 +181,14 @@ function formControl(
   }
 }
 
-function rowView(row: QueryRow, controls: readonly FormControl[], fields: RequestFields): RowView {
+function rowView(
+  row: QueryRow,
+  controls: readonly FormControl[],
+  carried: FormChoices['carried'],
+  fields: RequestFields,
+): RowView {
   const values: Record<string, string> = { [QUERY_FIELD]: row[QUERY_FIELD] ?? '' };
+  for (const { key } of carried) values[key] = row[key] ?? '';
   for (const control of controls) {
     const text = row[control.field] ?? '';
     values[control.field] =
@@ -211,11 +222,15 @@ export function formChoices(options: {
     if (field.control && field.name !== QUERY_FIELD)
       controls.push(formControl(field, field.control, lists, options.rows, options.provider));
   const used = new Set(controls.flatMap((c) => (c.control === 'text' && c.suggestions ? [c.suggestions] : [])));
+  const carried = rowParams(fields)
+    .filter(({ field }) => !field.control)
+    .map(({ key, param }) => ({ key, param }));
   return {
     maxQueries: MAX_BATCH_ITEMS,
     controls,
     suggestions: [...used].map((list) => ({ list, choices: lists[list] })),
-    rows: options.rows.map((row) => rowView(row, controls, fields)),
+    rows: options.rows.map((row) => rowView(row, controls, carried, fields)),
     blankSummary: optionSummary({}, fields),
+    carried,
   };
 }
