@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryUrls } from './http-get.ts';
+import { queryUrls } from './http-client.ts';
 
 describe('queryUrls', () => {
   it('puts the query on the endpoint in place of any query or fragment it had', () => {
