@@ -6,8 +6,9 @@ import type { HttpRequest } from '../../provider.ts';
 // requests, its doctor checks and OpenAI's streamed search go through `createHttpClient`. A test
 // (`http-client-only.test.ts`) fails on any other `http.request`, undici or `fetch` call.
 
-// undici loads on the first request sent, with a synchronous `require` (it is CommonJS), so that a
-// process that never calls out (the CLI searching its local index) does not load it.
+// undici loads when the first remote provider is built, with a synchronous `require` (it is
+// CommonJS), so that a process that never calls out (the CLI searching its local index) does not
+// load it, and a call's timeout never includes loading it.
 const requireModule = createRequire(import.meta.url);
 let undici: typeof import('undici') | undefined;
 
@@ -121,10 +122,13 @@ export function createHttpClient(origin: URL): HttpClient {
 }
 
 /**
- * A provider's client for `origin`, made on first use, so that building a provider opens nothing
- * and loads nothing; `close` ends it (the next use makes another).
+ * A provider's client for `origin`, made on first use, so that building a provider opens nothing;
+ * the library is loaded now, when a remote provider is built, so that no call's timeout pays for
+ * loading it (a local search builds none and loads nothing). `close` ends the client (the next use
+ * makes another).
  */
 export function lazyHttpClient(origin: URL): { get: () => HttpClient; close: () => void } {
+  loadHttpClient();
   let client: HttpClient | undefined;
   return {
     get() {
