@@ -169,7 +169,7 @@ try {
   console.log(`  the CLI's search path (the contract, zod loaded but not run, flags, output)  ${ms(inside.flags)}`);
   console.log(`  the engine bundle (core, providers, their environment tables)  ${ms(inside.core)}`);
   console.log(
-    `  config, engine and the first search      ${ms(inside.first)}${provider === 'brave' ? ' (its fetch loads undici)' : ''}`,
+    `  config, engine and the first search      ${ms(inside.first)}${provider === 'brave' ? ' (its HTTP client loads undici)' : ''}`,
   );
   console.log(`  a second search in the same process      ${ms(inside.second)}`);
   console.log(`  @oclif/core import (the fast path skips it)  ${ms(oclif.oclif)}`);

@@ -39,7 +39,7 @@ export {
   PROVIDER_MODULES,
   type ProviderModule,
 } from './providers/registry.ts';
-export { createUndiciGetClient, loadUndici } from './providers/shared/http-get-undici.ts';
+export { loadHttpClient } from './providers/shared/http-client.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

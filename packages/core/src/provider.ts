@@ -1,5 +1,6 @@
 import type { GroupErrorCode, NormalizedRequestItem, ProviderId, RequestOption, SkillInfo } from '@openmates/contract';
-import type { HttpAnswer, HttpGetClient } from './providers/shared/http-get.ts';
+import type { HttpAnswer, HttpClient } from './providers/shared/http-client.ts';
+import type { OwnRefusals } from './providers/shared/status-errors.ts';
 
 /**
  * How a provider writes its text fields, taken from the provider's own documentation:
@@ -168,10 +169,19 @@ export interface PageRequest {
   readonly wallClock: number;
 }
 
-/** A plain HTTP GET, as a translator describes it. */
+/**
+ * One HTTP request, as a translator describes it; the call pipeline sends it through the one HTTP
+ * client (ADR 0113).
+ */
 export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The body: sent as JSON or form-encoded, with that Content-Type unless `headers` names one
+   * (default: none).
+   */
+  readonly body?: { readonly json: unknown } | { readonly form: Readonly<Record<string, string>> };
 }
 
 /** One parsed answer page. */
@@ -200,26 +210,40 @@ export interface RateLimitHints {
 
 /**
  * A provider whose query is one HTTP exchange per page: the pipeline sends what `buildRequest`
- * describes and hands `parseAnswer` the JSON; timeouts, retries, rate limits, paging and the bounded
- * read are the pipeline's.
+ * describes through the one HTTP client and hands the answer to the translator; timeouts, retries,
+ * rate limits, paging, the status table and the bounded read are the pipeline's.
  */
-export interface HttpTranslator {
+interface HttpTranslatorBase {
   readonly kind: 'http';
   /** The keep-alive client for the provider's origin (made on first use). */
-  client(): HttpGetClient;
+  client(): HttpClient;
   buildRequest(query: ProviderQuery, page: PageRequest): HttpRequest;
-  /** The page a 2xx JSON answer holds, or undefined when it is not of the expected shape. */
-  parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): AnswerPage | undefined;
   /** What an answer's headers say about rate limits (default: `Retry-After` only). */
   rateLimit?(answer: Pick<HttpAnswer, 'header'>): RateLimitHints;
-  /**
-   * The provider's own wording of a refusal (a status and, when it sent JSON, its body), or
-   * undefined for the pipeline's generic one. Never upstream text.
-   */
-  refusal?(status: number, body: unknown): ProviderError | undefined;
+  /** What the provider's own refusals mean, as data (default: the status table's wording alone). */
+  readonly refusals?: OwnRefusals;
+}
+
+/** A provider answering JSON: the pipeline reads it bounded, and `parseAnswer` reads the page off it. */
+export interface JsonTranslator extends HttpTranslatorBase {
+  /** The page a 2xx JSON answer holds, or undefined when it is not of the expected shape. */
+  parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): AnswerPage | undefined;
   /** Said when a 2xx answer is not JSON (default: "… answered with something other than JSON."). */
   readonly notJson?: string;
+  readStream?: never;
 }
+
+/**
+ * A provider that streams its answer (OpenAI's Responses events): `readStream` reads a 2xx answer's
+ * body as it arrives, under the call's signal, and throws ProviderError (never upstream text) or the
+ * signal's reason.
+ */
+export interface StreamTranslator extends HttpTranslatorBase {
+  readStream(answer: HttpAnswer, query: ProviderQuery, signal: AbortSignal): Promise<AnswerPage>;
+  parseAnswer?: never;
+}
+
+export type HttpTranslator = JsonTranslator | StreamTranslator;
 
 /** What a `run` hook gets from the pipeline: the call's signal (timeout and caller) and the wall clock. */
 export interface RunCall {
@@ -227,7 +251,7 @@ export interface RunCall {
   readonly wallClock: number;
 }
 
-/** A provider that is not one HTTP exchange (the local index; OpenAI's streamed receipts). */
+/** A provider that is not an HTTP exchange (the local index). */
 export interface RunHook {
   readonly kind: 'run';
   run(query: ProviderQuery, call: RunCall): Promise<ProviderAnswer>;

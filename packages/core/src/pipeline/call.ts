@@ -7,6 +7,7 @@ import type { Logger } from '../logger.ts';
 import { newestFirst } from '../news-order.ts';
 import type { ProviderAnswer, ProviderQuery } from '../provider.ts';
 import { ProviderError, ProviderNotConfiguredError } from '../provider.ts';
+import { CALL_TIMEOUT } from '../providers/shared/status-errors.ts';
 import type { CachedCall } from '../result-cache.ts';
 import { scopeOf } from '../scope-filter.ts';
 import type { Clock, Member } from './members.ts';
@@ -168,7 +169,7 @@ function failed(run: SearchRun, member: Member, index: number, error: unknown, s
   if (run.signal.aborted) throw run.signal.reason;
   if (error instanceof CallTimeout) {
     run.log.warn({ ...line, code: 'provider_timeout', elapsed_ms }, 'provider timed out');
-    return { error: { code: 'provider_timeout', message: 'The search provider did not answer in time.' } };
+    return { error: { ...CALL_TIMEOUT } };
   }
   if (error instanceof ProviderError) {
     run.log.warn({ ...line, code: error.code, status: error.status, elapsed_ms }, 'provider failed');

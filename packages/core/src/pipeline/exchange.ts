@@ -1,24 +1,46 @@
-import type { AnswerPage, HttpTranslator, PageRequest, ProviderQuery } from '../provider.ts';
-import { ProviderError } from '../provider.ts';
-import { getJson, type JsonAnswer, retryAfterMs, statusError } from '../providers/shared/json-answer.ts';
+import type { AnswerPage, HttpRequest, HttpTranslator, PageRequest, ProviderQuery } from '../provider.ts';
+import type { HttpAnswer } from '../providers/shared/http-client.ts';
+import { exchangeJson, retryAfterMs, sendRequest } from '../providers/shared/json-answer.ts';
+import { exchangeError, statusError } from '../providers/shared/status-errors.ts';
 import type { Clock, Member } from './members.ts';
 import { retryDecision } from './retry.ts';
 
-/** The provider's wording of a refusal, else the generic one; a rate limit carries the wait it asked for. */
-function refusalOf(member: Member, answer: JsonAnswer, waitMs: number | undefined): ProviderError {
+/** An answer's status and headers, and either its page or, for a refusal, its JSON body when it sent some. */
+type Exchanged = Pick<HttpAnswer, 'status' | 'header'> & ({ page: AnswerPage } | { refusal: unknown });
+
+/** One exchange: a 2xx answer read into its page by the translator, a refusal left for the retry rule. */
+async function exchangeOnce(
+  member: Member,
+  request: HttpRequest,
+  at: { query: ProviderQuery; page: PageRequest },
+  signal: AbortSignal,
+): Promise<Exchanged> {
   const { provider } = member;
   const translator = provider.translator as HttpTranslator;
-  const own = translator.refusal?.(answer.status, answer.body);
-  if (own === undefined) return statusError(provider.name, answer.status, waitMs);
-  if (own.code !== 'provider_rate_limited' || own.retryAfterMs !== undefined || waitMs === undefined) return own;
-  return new ProviderError(own.code, own.message, { status: answer.status, retryAfterMs: waitMs, cause: own.cause });
+  const wording = { name: provider.name, maxBodyBytes: provider.capabilities.maxBodyBytes };
+  if (translator.readStream !== undefined) {
+    const answer = await sendRequest(translator.client(), request, signal, wording);
+    const { status, header } = answer;
+    if (status >= 200 && status <= 299)
+      return { status, header, page: await translator.readStream(answer, at.query, signal) };
+    // A streaming provider's refusal body is never read: its wording is the status's alone.
+    translator.client().discard(answer);
+    return { status, header, refusal: undefined };
+  }
+  const answer = await exchangeJson(translator.client(), request, signal, { ...wording, notJson: translator.notJson });
+  const { status, header } = answer;
+  if (status < 200 || status > 299) return { status, header, refusal: answer.body };
+  const page = translator.parseAnswer(answer.body, at.query, at.page);
+  if (page === undefined) throw exchangeError(provider.name, 'shape', { status });
+  return { status, header, page };
 }
 
 /**
- * One page of an HTTP provider: the translator's request, sent and read through the one bounded
- * JSON reader, retried by the one retry rule (a 429 also pauses every replica through the member's
- * gate), and the answer parsed by the translator. `signal` is the page's own (its timeout and the
- * caller); `endsAt` is when its time is up, on `clock.now`.
+ * One page of an HTTP provider: the translator's request, sent through the one HTTP client and read
+ * by the translator (a JSON answer through the one bounded reader), retried by the one retry rule
+ * (a 429 also pauses every replica through the member's gate), a refusal worded by the one status
+ * table. `signal` is the page's own (its timeout and the caller); `endsAt` is when its time is up,
+ * on `clock.now`.
  */
 export async function exchangePage(
   member: Member,
@@ -29,27 +51,21 @@ export async function exchangePage(
 ): Promise<AnswerPage> {
   const { provider, gate } = member;
   const translator = provider.translator as HttpTranslator;
-  const wording = {
-    name: provider.name,
-    ...(translator.notJson === undefined ? {} : { notJson: translator.notJson }),
-    ...(provider.capabilities.maxBodyBytes === undefined ? {} : { maxBodyBytes: provider.capabilities.maxBodyBytes }),
-  };
   const request = translator.buildRequest(query, page);
   const { clock } = options;
   for (let attempt = 0; ; attempt += 1) {
-    const answer = await getJson(translator.client(), request, signal, wording);
-    if (answer.status >= 200 && answer.status <= 299) {
-      const parsed = translator.parseAnswer(answer.body, query, page);
-      if (parsed !== undefined) return parsed;
-      throw new ProviderError('provider_error', `${provider.name} sent an answer of an unexpected shape.`, {
-        status: answer.status,
-      });
-    }
+    const answer = await exchangeOnce(member, request, { query, page }, signal);
+    if ('page' in answer) return answer.page;
     const hints = translator.rateLimit?.(answer) ?? { waitMs: retryAfterMs(answer, clock.wallClock()) };
     const state = { attempt, remainingMs: options.endsAt - clock.now(), failover: options.failover };
     const decision = retryDecision(answer.status, hints.waitMs, provider.capabilities.retry, state);
     if (answer.status === 429) await gate?.pause(decision.pauseMs);
-    if (!decision.retry) throw refusalOf(member, answer, decision.retryAfterMs);
+    if (!decision.retry)
+      throw statusError(provider.name, answer.status, {
+        retryAfterMs: decision.retryAfterMs,
+        own: translator.refusals,
+        body: answer.refusal,
+      });
     await clock.sleep(decision.waitMs, signal);
     await gate?.acquire(options.endsAt - clock.now(), signal);
   }

@@ -7,10 +7,10 @@ import { createEngine } from '../engine.ts';
 import { EngineError } from '../engine-error.ts';
 import type { Capabilities, SearchProvider } from '../provider.ts';
 import { createBraveProvider } from '../providers/brave/provider.ts';
-import { createHttpGetClient } from '../providers/shared/http-get.ts';
+import { createHttpClient } from '../providers/shared/http-client.ts';
 import { isRecord } from '../shared/is-record.ts';
 
-// A provider written for this test alone, "Findr", speaking a JSON format nobody else speaks, to show
+// A provider written for this test alone, "Findr", a POST JSON API nobody else speaks, to show
 // that a provider is a translator and a capability table: it has no line of its own for timeouts,
 // retries, paging, scope, caching or failover, and still gets all of them from the call pipeline.
 
@@ -24,7 +24,7 @@ const FINDR_CAPABILITIES: Capabilities = {
 
 function createFindr(baseUrl: string): SearchProvider {
   const origin = new URL(baseUrl);
-  const client = createHttpGetClient(origin);
+  const client = createHttpClient(origin);
   return {
     id: 'findr' as ProviderId, // a provider the registry does not list
     name: 'Findr',
@@ -33,11 +33,12 @@ function createFindr(baseUrl: string): SearchProvider {
     translator: {
       kind: 'http',
       client: () => client,
-      buildRequest(query, page) {
-        const url = new URL('/find', origin);
-        url.search = new URLSearchParams({ term: query.query, from: String(page.page * 5), size: '5' }).toString();
-        return { url, headers: { accept: 'application/json' } };
-      },
+      buildRequest: (query, page) => ({
+        method: 'POST',
+        url: new URL('/find', origin),
+        headers: { accept: 'application/json' },
+        body: { json: { term: query.query, from: page.page * 5, size: 5 } },
+      }),
       parseAnswer(json) {
         if (!isRecord(json) || !Array.isArray(json.hits)) return undefined;
         const candidates = json.hits.filter(isRecord).map((hit) => ({
@@ -69,9 +70,15 @@ async function startFindr(): Promise<FindrFixture> {
     res.end(body);
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://findr');
-    const term = url.searchParams.get('term') ?? '';
-    const from = Number(url.searchParams.get('from') ?? 0);
+    // Findr takes its search as a JSON body of `POST /find`, and refuses anything else.
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+    const json = req.headers['content-type'] === 'application/json';
+    if (req.method !== 'POST' || req.url !== '/find' || !json || !isRecord(body) || typeof body.term !== 'string')
+      return send(res, 400, '{"error":"expected POST /find with a JSON search"}');
+    const { term } = body;
+    const from = Number(body.from ?? 0);
     terms.push(term);
     const scenario = term.split(' ')[0];
     if (scenario === 'slow') return void req.once('close', () => res.destroy());

@@ -1,16 +1,12 @@
 import type { ProviderId } from '@openmates/contract';
 import type { DoctorCheck, SearchProvider } from '../provider.ts';
 import type { Env, EnvTable } from '../shared/env-schema.ts';
-import type { HttpGetClientFactory } from './shared/http-get.ts';
 
-/** How `createConfiguredProvider` builds a provider, beyond the configuration. */
-export interface ProviderOptions {
-  /**
-   * The HTTP client Brave and SearXNG call their origin with (default `createHttpGetClient`,
-   * node:http; `openmates serve` gives `createUndiciGetClient`).
-   */
-  http?: HttpGetClientFactory;
-}
+/**
+ * How `createConfiguredProvider` builds a provider, beyond the configuration: nothing so far (every
+ * provider calls out through the one HTTP client, ADR 0113).
+ */
+export type ProviderOptions = Readonly<Record<string, never>>;
 
 /**
  * Everything the engine, the configuration and `openmates doctor` know of one provider, owned by

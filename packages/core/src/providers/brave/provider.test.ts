@@ -19,8 +19,6 @@ import { CallTimeout } from '../../pipeline/timed.ts';
 import { ProviderError, ProviderNotConfiguredError } from '../../provider.ts';
 import { testQuery } from '../../testing/index.ts';
 import { createMemoryUpstreamGate } from '../../upstream-gate.ts';
-import { createHttpGetClient } from '../shared/http-get.ts';
-import { createUndiciGetClient } from '../shared/http-get-undici.ts';
 import { BRAVE_DEFAULT_RETRY_DELAY_MS, BRAVE_MAX_RETRIES } from './limits.ts';
 import { createBraveProvider } from './provider.ts';
 
@@ -428,13 +426,9 @@ describe('Brave provider: errors', () => {
   });
 });
 
-// Both HTTP clients a provider is given: node:http (the CLI's) and undici's pool (`openmates serve`'s).
-// undici's pool opens a second connection for a call made in the same turn as the previous one's
-// end (the first has not reported itself free yet), then reuses those two.
-describe.each([
-  ['node:http', createHttpGetClient, 1],
-  ['undici', createUndiciGetClient, 2],
-] as const)('Brave provider: the connection (%s)', (_name, http, sequentialConnections) => {
+// The one HTTP client (undici's pool) opens a second connection for a call made in the same turn as
+// the previous one's end (the first has not reported itself free yet), then reuses those two.
+describe('Brave provider: the connection', () => {
   const ANSWER = JSON.stringify({ type: 'search', web: { results: [{ title: 't', url: 'https://example.com/' }] } });
 
   /** A one-off upstream on 127.0.0.1 answering with `listener`; counts its connections. */
@@ -447,7 +441,7 @@ describe.each([
     server.on('request', (req) => state.requests.push(req.url ?? ''));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1`, http });
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
     return {
       server,
       state,
@@ -465,7 +459,7 @@ describe.each([
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1`, http });
+    const brave = createBraveProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/res/v1` });
     const error = await providerFailure(queryProvider(brave, query('x'), context().context));
     expect(error.code).toBe('provider_unavailable');
     expect(error.message).toBe('Brave Search could not be reached.');
@@ -481,7 +475,7 @@ describe.each([
         const answer = await queryProvider(up.brave, query('x'), context().context);
         expect(answer.candidates).toHaveLength(1);
       }
-      expect(up.state.connections).toBe(sequentialConnections);
+      expect(up.state.connections).toBe(2);
     } finally {
       await up.close();
     }
@@ -536,7 +530,7 @@ describe.each([
     });
     try {
       await queryProvider(up.brave, query('x'), context().context);
-      // Both clients take the idle connection once the previous answer has freed it.
+      // The client takes the idle connection once the previous answer has freed it.
       await new Promise((resolve) => setImmediate(resolve));
       const answer = await queryProvider(up.brave, query('x'), context().context);
       expect(answer.candidates).toHaveLength(1);

@@ -14,10 +14,11 @@ import {
   type SearchProvider,
 } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import type { HttpAnswer, HttpGetClient, HttpGetClientFactory } from '../shared/http-get.ts';
-import { lazyHttpGetClient, queryUrls } from '../shared/http-get.ts';
-import { getJson, retryAfterMs, statusError } from '../shared/json-answer.ts';
+import type { HttpAnswer, HttpClient } from '../shared/http-client.ts';
+import { lazyHttpClient, queryUrls } from '../shared/http-client.ts';
+import { exchangeJson, retryAfterMs } from '../shared/json-answer.ts';
 import { type ScopedQuery, withSiteOperators } from '../shared/site-operators.ts';
+import { type OwnRefusals, statusError } from '../shared/status-errors.ts';
 import { BRAVE_ISO_LANGUAGES, toBraveSearchLang } from './languages.ts';
 import {
   BRAVE_DEFAULT_RETRY_DELAY_MS,
@@ -34,8 +35,6 @@ import {
 /** Brave's Web Search API root when `BRAVE_SEARCH_BASE_URL` is not set. */
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com/res/v1';
 
-// Brave error codes that mean the key (or its subscription) is the problem.
-const AUTH_CODE = /TOKEN|SUBSCRIPTION|AUTH|FORBIDDEN|NOT_ALLOWED/;
 // `openmates doctor`'s probe: one small search.
 const DOCTOR_PROBE = new URLSearchParams({ q: 'openmates', count: '1', result_filter: 'web' });
 // Brave's `freshness` values for the named periods (past day, week, month, year).
@@ -81,8 +80,6 @@ export interface BraveProviderConfig {
   apiKey: string;
   /** Brave's API root (default `https://api.search.brave.com/res/v1`). */
   baseUrl?: string;
-  /** Makes the HTTP client it calls its origin with (default `createHttpGetClient`, node:http). */
-  http?: HttpGetClientFactory;
 }
 
 /** Results asked for a page: with a scope every page is a full one (filtering removes part of each). */
@@ -146,17 +143,20 @@ function parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): An
   };
 }
 
-/** A 422 whose Brave error code names the key is the key's fault; only that code (an identifier) is kept, for logs. */
-function refusal(status: number, body: unknown): ProviderError | undefined {
-  const code = isRecord(body) && isRecord(body.error) ? body.error.code : undefined;
-  const braveCode = typeof code === 'string' && /^[A-Z_]{1,64}$/.test(code) ? code : undefined;
-  if (braveCode === undefined) return undefined;
-  const options = { status, cause: new Error(`Brave error code ${braveCode}`) };
-  if (status === 422 && AUTH_CODE.test(braveCode))
-    return new ProviderError('provider_auth', `Brave Search rejected the API key (HTTP ${status}).`, options);
-  const generic = statusError('Brave Search', status);
-  return new ProviderError(generic.code, generic.message, options);
-}
+/**
+ * Brave's own refusals: a 422 whose error code (`error.code`, an identifier kept for logs) names the
+ * key or its subscription is the key's fault.
+ */
+const BRAVE_REFUSALS: OwnRefusals = {
+  errorCodeAt: ['error', 'code'],
+  statuses: {
+    422: {
+      code: 'provider_auth',
+      message: 'Brave Search rejected the API key (HTTP {status}).',
+      errorCode: /TOKEN|SUBSCRIPTION|AUTH|FORBIDDEN|NOT_ALLOWED/,
+    },
+  },
+};
 
 /**
  * The wait Brave names after a 429: `Retry-After` (seconds or a date), else the reset of the
@@ -180,17 +180,21 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
   const baseUrl = (config.baseUrl ?? BRAVE_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const endpoint = new URL(`${baseUrl}/web/search`);
   const headers = { Accept: 'application/json', 'X-Subscription-Token': config.apiKey };
-  const http = lazyHttpGetClient(endpoint, config.http);
+  const http = lazyHttpClient(endpoint);
   const at = queryUrls(endpoint);
   // The news endpoint shares the web endpoint's origin, key and client.
   const atNews = queryUrls(new URL(`${baseUrl}/news/search`));
   const translator: HttpTranslator = {
     kind: 'http',
     client: http.get,
-    buildRequest: (query, page) => ({ url: (query.topic === 'news' ? atNews : at)(params(query, page)), headers }),
+    buildRequest: (query, page) => ({
+      method: 'GET',
+      url: (query.topic === 'news' ? atNews : at)(params(query, page)),
+      headers,
+    }),
     parseAnswer,
     rateLimit,
-    refusal,
+    refusals: BRAVE_REFUSALS,
   };
   return {
     id: 'brave',
@@ -199,7 +203,7 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
     capabilities: BRAVE_CAPABILITIES,
     translator,
     close: http.close,
-    doctor: (signal) => keyCheck(http.get(), { url: at(DOCTOR_PROBE), headers }, endpoint.host, signal),
+    doctor: (signal) => keyCheck(http.get(), { method: 'GET', url: at(DOCTOR_PROBE), headers }, endpoint.host, signal),
   };
 }
 
@@ -213,16 +217,16 @@ const FIX: Record<ProviderError['code'], string> = {
 
 /** `openmates doctor`'s key check: one small search, and the quota its answer reports. */
 async function keyCheck(
-  client: HttpGetClient,
+  client: HttpClient,
   probe: HttpRequest,
   recipient: string,
   signal: AbortSignal,
 ): Promise<DoctorCheck[]> {
   const name = 'Brave Search API key';
   try {
-    const answer = await getJson(client, probe, signal, { name: 'Brave Search' });
+    const answer = await exchangeJson(client, probe, signal, { name: 'Brave Search' });
     if (answer.status < 200 || answer.status > 299)
-      throw refusal(answer.status, answer.body) ?? statusError('Brave Search', answer.status);
+      throw statusError('Brave Search', answer.status, { own: BRAVE_REFUSALS, body: answer.body });
     const left = rateLimit(answer).remaining;
     const quota = left === undefined ? '' : ` (${left} requests left in the current quota window)`;
     return [{ name, ok: true, detail: `accepted by ${recipient}${quota}` }];

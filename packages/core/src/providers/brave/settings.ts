@@ -50,7 +50,7 @@ export const braveModule: ProviderModule<BraveSettings> = {
   },
   secrets: (settings) => (settings.apiKey ? [settings.apiKey] : []),
   identity: (settings) => [settings.baseUrl, settings.apiKey ?? ''],
-  create(settings, options) {
+  create(settings) {
     if (!settings.apiKey)
       throw new ProviderNotConfiguredError(
         'OPENMATES_PROVIDER=brave needs BRAVE_SEARCH_API_KEY (or BRAVE_API_KEY): a Brave Search API key.',
@@ -58,7 +58,6 @@ export const braveModule: ProviderModule<BraveSettings> = {
     return createBraveProvider({
       apiKey: settings.apiKey,
       baseUrl: settings.baseUrl,
-      ...(options.http === undefined ? {} : { http: options.http }),
     });
   },
   configurationChecks: (settings, env) => [

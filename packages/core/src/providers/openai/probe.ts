@@ -1,6 +1,9 @@
 import { type DoctorCheck, ProviderError } from '../../provider.ts';
+import { createHttpClient, type HttpAnswer } from '../shared/http-client.ts';
+import { sendRequest } from '../shared/json-answer.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
-import { buildOpenAIRequest, OPENAI_MAX_OUTPUT_TOKENS } from './request.ts';
+import { responsesRequest } from './provider.ts';
+import { OPENAI_MAX_OUTPUT_TOKENS } from './request.ts';
 
 /** Level 1 asks for one word with the tool declared: acceptance only, not evidence of search. */
 export const OPENAI_PROBE_LEVEL1_INPUT = 'Reply with exactly one word: ok';
@@ -22,45 +25,60 @@ function failure(error: unknown): string {
  */
 export async function liveProbe(config: OpenAIProviderConfig, signal: AbortSignal): Promise<DoctorCheck[]> {
   // Loaded here, as by the provider's search: see provider.ts.
-  const { postResponses, readReceipt } = await import('./transport.ts');
+  const { readReceipt } = await import('./transport.ts');
   const resolved = resolveOpenAIConfig(config);
+  const client = createHttpClient(new URL(resolved.baseUrl));
+  const send = (input: string, maxOutputTokens: number): Promise<HttpAnswer> => {
+    const request = responsesRequest({ query: input, country: 'ALL' }, resolved);
+    const body = { json: { ...(request.body as { json: object }).json, max_output_tokens: maxOutputTokens } };
+    return sendRequest(client, { ...request, body }, signal, { name: 'OpenAI' });
+  };
   const checks: DoctorCheck[] = [];
-
-  const level1 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL1_INPUT, country: 'ALL' }, resolved);
-  level1.body.max_output_tokens = OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS;
   try {
-    const response = await postResponses(level1, signal);
-    await response.body?.cancel().catch(() => {});
-    checks.push({
-      name: 'openai level 1: web_search accepted',
-      ok: response.status === 200,
-      detail: `HTTP ${response.status} from ${resolved.recipient} for model ${resolved.model} (acceptance only, not proof of search)`,
-      ...(response.status === 200
-        ? {}
-        : { fix: 'check the API key, the model name and the account’s access to hosted web_search' }),
-    });
-  } catch (error) {
-    checks.push({
-      name: 'openai level 1: web_search accepted',
-      ok: false,
-      detail: failure(error),
-      fix: 'check OPENAI_BASE_URL and network access',
-    });
-    return checks;
-  }
-
-  if (checks[0]?.ok !== true) return checks;
-
-  const level2 = buildOpenAIRequest({ query: OPENAI_PROBE_LEVEL2_INPUT, country: 'ALL' }, resolved);
-  level2.body.max_output_tokens = OPENAI_MAX_OUTPUT_TOKENS;
-  try {
-    const response = await postResponses(level2, signal);
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => {});
-      checks.push({ name: 'openai level 2: search executed and cited', ok: false, detail: `HTTP ${response.status}` });
+    try {
+      const answer = await send(OPENAI_PROBE_LEVEL1_INPUT, OPENAI_PROBE_LEVEL1_MAX_OUTPUT_TOKENS);
+      client.discard(answer);
+      checks.push({
+        name: 'openai level 1: web_search accepted',
+        ok: answer.status === 200,
+        detail: `HTTP ${answer.status} from ${resolved.recipient} for model ${resolved.model} (acceptance only, not proof of search)`,
+        ...(answer.status === 200
+          ? {}
+          : { fix: 'check the API key, the model name and the account’s access to hosted web_search' }),
+      });
+    } catch (error) {
+      checks.push({
+        name: 'openai level 1: web_search accepted',
+        ok: false,
+        detail: failure(error),
+        fix: 'check OPENAI_BASE_URL and network access',
+      });
       return checks;
     }
-    const receipt = await readReceipt(response, resolved.maxSearches, signal);
+    if (checks[0]?.ok !== true) return checks;
+    checks.push(await level2(send, readReceipt, resolved.maxSearches, signal));
+    return checks;
+  } finally {
+    client.close();
+  }
+}
+
+/** Level 2: a search that must run and be cited. */
+async function level2(
+  send: (input: string, maxOutputTokens: number) => Promise<HttpAnswer>,
+  readReceipt: typeof import('./transport.ts').readReceipt,
+  maxSearches: number,
+  signal: AbortSignal,
+): Promise<DoctorCheck> {
+  const name = 'openai level 2: search executed and cited';
+  try {
+    const answer = await send(OPENAI_PROBE_LEVEL2_INPUT, OPENAI_MAX_OUTPUT_TOKENS);
+    if (answer.status !== 200) {
+      answer.body.on('error', () => {});
+      answer.body.destroy();
+      return { name, ok: false, detail: `HTTP ${answer.status}` };
+    }
+    const receipt = await readReceipt(answer, maxSearches, signal);
     // The same citation is observed as a stream event, in its message item and in the final response.
     const citations = new Set<string>();
     for (const { annotation } of receipt.annotations) {
@@ -68,21 +86,20 @@ export async function liveProbe(config: OpenAIProviderConfig, signal: AbortSigna
       if (type === 'url_citation' && typeof url === 'string') citations.add(url);
     }
     const ok = receipt.calls.length > 0 && citations.size > 0;
-    checks.push({
-      name: 'openai level 2: search executed and cited',
+    return {
+      name,
       ok,
       detail: `${receipt.calls.length} completed web_search_call(s), ${citations.size} cited URL(s)`,
       ...(ok
         ? {}
         : { fix: 'the model accepted the tool but did not cite a search; try another OPENMATES_OPENAI_SEARCH_MODEL' }),
-    });
+    };
   } catch (error) {
-    checks.push({
-      name: 'openai level 2: search executed and cited',
+    return {
+      name,
       ok: false,
       detail: failure(error),
       fix: 'the model may accept web_search without running it; try another OPENMATES_OPENAI_SEARCH_MODEL',
-    });
+    };
   }
-  return checks;
 }

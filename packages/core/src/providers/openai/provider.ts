@@ -1,13 +1,14 @@
-import type { Capabilities, DoctorCheck, SearchProvider } from '../../provider.ts';
+import type { Capabilities, DoctorCheck, HttpRequest, SearchProvider, StreamTranslator } from '../../provider.ts';
+import { lazyHttpClient } from '../shared/http-client.ts';
 import { answerFromReceipt } from './candidates.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
-import { buildOpenAIRequest } from './request.ts';
+import { buildOpenAIRequest, type OpenAIQuery } from './request.ts';
 
 /**
  * What OpenAI's hosted `web_search` can do (ADR 0075). `count` is met by the engine cutting the
  * candidates (the tool takes no count); `include_domains` goes as the tool's
  * `filters.allowed_domains`; `exclude_domains` has no counterpart and is applied to the results
- * alone. One streamed request per query, never retried.
+ * alone. One streamed request per query, never retried (nor sent again on a lost connection: it is a POST).
  */
 export const OPENAI_CAPABILITIES: Capabilities = {
   honoured: ['count', 'country', 'filter_tabloids', 'include_domains'],
@@ -60,6 +61,12 @@ export const OPENAI_CAPABILITIES: Capabilities = {
   retry: { maxRetries: 0, maxWaitMs: 0, unnamed: { retry: false, waitMs: 0, pauseMs: 1_000 } },
 };
 
+/** `POST {baseUrl}/responses` for one query (or one of the live probe's fixed inputs), its body as JSON. */
+export function responsesRequest(query: OpenAIQuery, config: OpenAIProviderConfig): HttpRequest {
+  const request = buildOpenAIRequest(query, config);
+  return { method: 'POST', url: new URL(request.url), headers: request.headers, body: { json: request.body } };
+}
+
 /**
  * The OpenAI hosted `web_search` provider: one streamed Responses request per query (never
  * retried), accepted only with a completed search receipt. Throws ProviderNotConfiguredError when
@@ -67,22 +74,26 @@ export const OPENAI_CAPABILITIES: Capabilities = {
  */
 export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvider {
   const resolved = resolveOpenAIConfig(config);
+  const http = lazyHttpClient(new URL(resolved.baseUrl));
+  const translator: StreamTranslator = {
+    kind: 'http',
+    client: http.get,
+    buildRequest: (query) => responsesRequest(query, resolved),
+    async readStream(answer, query, signal) {
+      // The stream's reader (its event schemas, the event-stream parser and with it Node's web
+      // streams) loads on the first OpenAI answer, so a process searching another provider never pays for it.
+      const { readReceipt } = await import('./transport.ts');
+      const receipt = await readReceipt(answer, resolved.maxSearches, signal);
+      return { ...answerFromReceipt(receipt, query.query), more: false };
+    },
+  };
   return {
     id: 'openai',
     name: `OpenAI web_search (${resolved.model})`,
     recipient: resolved.recipient,
     capabilities: OPENAI_CAPABILITIES,
-    translator: {
-      kind: 'run',
-      async run(query, call) {
-        // The transport (its event schemas, the event-stream parser and with it Node's web streams)
-        // loads on the first OpenAI search, so a process searching another provider never pays for it.
-        const { runOpenAISearch } = await import('./transport.ts');
-        const request = buildOpenAIRequest(query, resolved);
-        const receipt = await runOpenAISearch(request, resolved.maxSearches, call.signal);
-        return answerFromReceipt(receipt, query.query);
-      },
-    },
+    translator,
+    close: http.close,
 
     async doctor(): Promise<DoctorCheck[]> {
       return [

@@ -1,7 +1,7 @@
 import { type DoctorCheck, ProviderError } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import type { HttpGetClient } from '../shared/http-get.ts';
-import { getJson } from '../shared/json-answer.ts';
+import type { HttpClient } from '../shared/http-client.ts';
+import { exchangeJson } from '../shared/json-answer.ts';
 import { fixFor, ownStatusError } from './refusals.ts';
 
 /** Where the instance is, as the doctor checks it. */
@@ -17,15 +17,11 @@ const wording = { name: 'SearXNG' };
 const failed = (name: string, detail: string, fix: string): DoctorCheck => ({ name, ok: false, detail, fix });
 
 /** `/config` as JSON, or the check that says why it could not be read. */
-async function readConfig(client: HttpGetClient, instance: Instance, signal: AbortSignal) {
+async function readConfig(client: HttpClient, instance: Instance, signal: AbortSignal) {
   const { recipient } = instance;
   try {
-    const answer = await getJson(
-      client,
-      { url: new URL(`${instance.root}/config`), headers: instance.headers },
-      signal,
-      wording,
-    );
+    const request = { method: 'GET', url: new URL(`${instance.root}/config`), headers: instance.headers } as const;
+    const answer = await exchangeJson(client, request, signal, wording);
     if (answer.status !== 200) {
       const error = ownStatusError(answer.status);
       return { check: failed(REACH, `${recipient}/config: ${error.message}`, fixFor(error)) };
@@ -68,11 +64,16 @@ function enginesCheck(config: Record<string, unknown>): DoctorCheck {
  * (searx/webapp.py checks the format before the query) and answers 400 `{"error": "No query"}` when
  * it is, so no engine is ever asked.
  */
-async function jsonOutputCheck(client: HttpGetClient, instance: Instance, signal: AbortSignal): Promise<DoctorCheck> {
+async function jsonOutputCheck(client: HttpClient, instance: Instance, signal: AbortSignal): Promise<DoctorCheck> {
   const name = 'SearXNG JSON output';
   try {
     const probe = new URL(`${instance.root}/search?format=json`);
-    const answer = await getJson(client, { url: probe, headers: instance.headers }, signal, wording);
+    const answer = await exchangeJson(
+      client,
+      { method: 'GET', url: probe, headers: instance.headers },
+      signal,
+      wording,
+    );
     const { status } = answer;
     if (status === 400 && /\bjson\b/i.test(answer.header('content-type') ?? ''))
       return { name, ok: true, detail: 'enabled (json is in search.formats)' };
@@ -94,7 +95,7 @@ async function jsonOutputCheck(client: HttpGetClient, instance: Instance, signal
  * limiter may refuse this server.
  */
 export async function doctorChecks(
-  client: HttpGetClient,
+  client: HttpClient,
   instance: Instance,
   signal: AbortSignal,
 ): Promise<DoctorCheck[]> {

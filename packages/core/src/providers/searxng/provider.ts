@@ -10,10 +10,10 @@ import {
   type SearchProvider,
 } from '../../provider.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import { type HttpGetClientFactory, lazyHttpGetClient, queryUrls } from '../shared/http-get.ts';
+import { lazyHttpClient, queryUrls } from '../shared/http-client.ts';
 import { withSiteOperators } from '../shared/site-operators.ts';
 import { doctorChecks } from './doctor.ts';
-import { ownStatusError } from './refusals.ts';
+import { SEARXNG_REFUSALS } from './refusals.ts';
 
 /** SearXNG pages fetched per query at most; each page is one provider call of the request's budget. */
 export const SEARXNG_MAX_PAGES = 3;
@@ -50,8 +50,6 @@ export interface SearxngProviderConfig {
   password?: string;
   /** Sent as `User-Agent` (default `openmates-web-search`); SearXNG's limiter blocks an empty one. */
   userAgent?: string;
-  /** Makes the HTTP client it calls its origin with (default `createHttpGetClient`, node:http). */
-  http?: HttpGetClientFactory;
 }
 
 /** The `Authorization` value for basic-auth credentials (RFC 7617, UTF-8). */
@@ -177,7 +175,7 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
   };
   if (config.username !== undefined || config.password !== undefined)
     headers.Authorization = basicAuthorization(config.username ?? '', config.password ?? '');
-  const client = lazyHttpGetClient(endpoint, config.http);
+  const client = lazyHttpClient(endpoint);
   const at = queryUrls(endpoint);
   return {
     id: 'searxng',
@@ -187,9 +185,9 @@ export function createSearxngProvider(config: SearxngProviderConfig): SearchProv
     translator: {
       kind: 'http',
       client: client.get,
-      buildRequest: (query, page) => ({ url: at(params(query, page)), headers }),
+      buildRequest: (query, page) => ({ method: 'GET', url: at(params(query, page)), headers }),
       parseAnswer,
-      refusal: (status) => ownStatusError(status),
+      refusals: SEARXNG_REFUSALS,
       notJson: 'SearXNG answered with a web page instead of JSON (a login page or proxy in front of it?).',
     } satisfies HttpTranslator,
     close: client.close,

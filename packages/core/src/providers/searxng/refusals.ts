@@ -1,38 +1,34 @@
-import type { GroupErrorCode } from '@openmates/contract';
-import { ProviderError } from '../../provider.ts';
-import { statusError } from '../shared/json-answer.ts';
+import type { ProviderError } from '../../provider.ts';
+import { type OwnRefusals, statusError } from '../shared/status-errors.ts';
 
-/** The statuses whose cause is an instance setting, with the code and the message that names it. */
-const OWN_REFUSALS: Readonly<Record<number, readonly [GroupErrorCode, string]>> = {
-  401: [
-    'provider_auth',
-    'SearXNG refused the credentials (HTTP 401): check the user and password in SEARXNG_BASE_URL.',
-  ],
-  403: [
-    'provider_error',
-    'SearXNG refused JSON output (HTTP 403): add json to search.formats in the instance’s settings.yml.',
-  ],
-  404: [
-    'provider_error',
-    'SearXNG has no search endpoint at this address (HTTP 404): check the sub-path in SEARXNG_BASE_URL.',
-  ],
-  429: [
-    'provider_rate_limited',
-    'SearXNG’s limiter refused this server (HTTP 429): turn the instance’s server.limiter setting off, or add this server’s address to its pass list (botdetection.ip_lists.pass_ip).',
-  ],
+/** The refusals whose cause is an instance setting, each with the message that names it. */
+export const SEARXNG_REFUSALS: OwnRefusals = {
+  statuses: {
+    401: {
+      code: 'provider_auth',
+      message: 'SearXNG refused the credentials (HTTP 401): check the user and password in SEARXNG_BASE_URL.',
+    },
+    403: {
+      code: 'provider_error',
+      message: 'SearXNG refused JSON output (HTTP 403): add json to search.formats in the instance’s settings.yml.',
+    },
+    404: {
+      code: 'provider_error',
+      message: 'SearXNG has no search endpoint at this address (HTTP 404): check the sub-path in SEARXNG_BASE_URL.',
+    },
+    429: {
+      code: 'provider_rate_limited',
+      message:
+        'SearXNG’s limiter refused this server (HTTP 429): turn the instance’s server.limiter setting off, or add this server’s address to its pass list (botdetection.ip_lists.pass_ip).',
+    },
+  },
+  redirect:
+    'SearXNG answered with a redirect (HTTP {status}): an external !! bang in the query, or a base URL that moved.',
 };
 
-/** Our message for a status SearXNG (or a proxy in front of it) answered with: its own where the cause is an instance setting, else the pipeline's. */
+/** Our message for a status SearXNG (or a proxy in front of it) answered with, for `openmates doctor`. */
 export function ownStatusError(status: number): ProviderError {
-  const own = OWN_REFUSALS[status];
-  if (own) return new ProviderError(own[0], own[1], { status });
-  if (status >= 300 && status < 400)
-    return new ProviderError(
-      'provider_error',
-      `SearXNG answered with a redirect (HTTP ${status}): an external !! bang in the query, or a base URL that moved.`,
-      { status },
-    );
-  return statusError('SearXNG', status);
+  return statusError('SearXNG', status, { own: SEARXNG_REFUSALS });
 }
 
 /** What to do about a refusal, for `openmates doctor`. */

@@ -64,7 +64,7 @@ export const searxngModule: ProviderModule<SearxngSettings> = {
   // own preferences: two instances (or users) answer one query differently, so neither may be
   // served the other's cached answers or share its rate.
   identity: (settings) => [settings.baseUrl ?? '', settings.username ?? ''],
-  create({ baseUrl, username, password }, options) {
+  create({ baseUrl, username, password }) {
     if (!baseUrl)
       throw new ProviderNotConfiguredError(
         'OPENMATES_PROVIDER=searxng needs SEARXNG_BASE_URL (your instance, e.g. http://127.0.0.1:8888).',
@@ -73,7 +73,6 @@ export const searxngModule: ProviderModule<SearxngSettings> = {
       baseUrl,
       ...(username === undefined ? {} : { username }),
       ...(password === undefined ? {} : { password }),
-      ...(options.http === undefined ? {} : { http: options.http }),
     });
   },
   configurationChecks: ({ baseUrl, password }) => [

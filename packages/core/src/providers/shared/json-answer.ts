@@ -1,5 +1,6 @@
-import { ProviderError } from '../../provider.ts';
-import type { BodyFailure, HttpAnswer, HttpGetClient } from './http-get.ts';
+import type { HttpRequest } from '../../provider.ts';
+import type { BodyFailure, HttpAnswer, HttpClient } from './http-client.ts';
+import { exchangeError } from './status-errors.ts';
 
 /** A provider's answer far larger than this is not a search answer (Brave's 20 results are well under 200 KB). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,32 +18,44 @@ export interface ExchangeWording {
   /** The provider's name in messages (`Brave Search`). */
   readonly name: string;
   /** Said when a 2xx answer is not JSON. */
-  readonly notJson?: string;
-  readonly maxBodyBytes?: number;
+  readonly notJson?: string | undefined;
+  readonly maxBodyBytes?: number | undefined;
 }
 
 const isJson = (answer: Pick<HttpAnswer, 'header'>) => /\bjson\b/i.test(answer.header('content-type') ?? '');
 
 /**
- * One GET, its body read bounded as JSON: the one reader every HTTP provider's answers go through
- * (the call pipeline, and doctor checks). A 2xx answer must be JSON of at most `maxBodyBytes`; a
- * refusal's body is read only when it says it is JSON, and only for its error code, never failing
- * for it. Failures are ProviderErrors in the provider's name, never upstream text; when `signal`
- * aborts, its reason is thrown as is.
+ * Sends `request` and resolves with the answer once its headers arrive; a network failure is the
+ * provider being unreachable, in its name. When `signal` aborts, its reason is thrown as is.
  */
-export async function getJson(
-  client: HttpGetClient,
-  request: { url: URL; headers: Readonly<Record<string, string>> },
+export async function sendRequest(
+  client: HttpClient,
+  request: HttpRequest,
+  signal: AbortSignal,
+  wording: ExchangeWording,
+): Promise<HttpAnswer> {
+  try {
+    return await client.send(request, signal);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw exchangeError(wording.name, 'unreachable', { cause: error });
+  }
+}
+
+/**
+ * One exchange, its body read bounded as JSON: the one reader every JSON provider's answers go
+ * through (the call pipeline, and doctor checks). A 2xx answer must be JSON of at most
+ * `maxBodyBytes`; a refusal's body is read only when it says it is JSON, and only for its error
+ * code, never failing for it. Failures are ProviderErrors in the provider's name, never upstream
+ * text; when `signal` aborts, its reason is thrown as is.
+ */
+export async function exchangeJson(
+  client: HttpClient,
+  request: HttpRequest,
   signal: AbortSignal,
   wording: ExchangeWording,
 ): Promise<JsonAnswer> {
-  let answer: HttpAnswer;
-  try {
-    answer = await client.get(request.url, { ...request.headers }, signal);
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw new ProviderError('provider_unavailable', `${wording.name} could not be reached.`, { cause: error });
-  }
+  const answer = await sendRequest(client, request, signal, wording);
   const { status, header } = answer;
   if (status < 200 || status > 299) {
     if (status === 429 || status === 503 || !isJson(answer)) {
@@ -53,24 +66,18 @@ export async function getJson(
   }
   if (!isJson(answer)) {
     client.discard(answer);
-    throw new ProviderError(
-      'provider_error',
-      wording.notJson ?? `${wording.name} answered with something other than JSON.`,
-      {
-        status,
-      },
-    );
+    throw exchangeError(wording.name, 'not_json', { status, own: wording.notJson });
   }
   const text = await readBounded(client, answer, signal, wording);
   try {
     return { status, header, body: JSON.parse(text) };
   } catch {
-    throw new ProviderError('provider_error', `${wording.name} sent malformed JSON.`, { status });
+    throw exchangeError(wording.name, 'malformed', { status });
   }
 }
 
 /** A refusal's JSON body, or undefined when it cannot be read. */
-async function readRefusal(client: HttpGetClient, answer: HttpAnswer, signal: AbortSignal, wording: ExchangeWording) {
+async function readRefusal(client: HttpClient, answer: HttpAnswer, signal: AbortSignal, wording: ExchangeWording) {
   try {
     return JSON.parse(await client.readText(answer, wording.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, signal)) as unknown;
   } catch (error) {
@@ -80,7 +87,7 @@ async function readRefusal(client: HttpGetClient, answer: HttpAnswer, signal: Ab
 }
 
 async function readBounded(
-  client: HttpGetClient,
+  client: HttpClient,
   answer: HttpAnswer,
   signal: AbortSignal,
   wording: ExchangeWording,
@@ -90,31 +97,8 @@ async function readBounded(
   } catch (error) {
     if (signal.aborted) throw error;
     const status = answer.status;
-    if ((error as BodyFailure) === 'too_large')
-      throw new ProviderError('provider_error', `${wording.name} sent an answer too large to read.`, { status });
-    throw new ProviderError('provider_unavailable', `${wording.name} closed the connection mid-answer.`, { status });
+    throw exchangeError(wording.name, (error as BodyFailure) === 'too_large' ? 'too_large' : 'closed', { status });
   }
-}
-
-/**
- * The wording of a refusal no translator words its own way: 401/403 the credentials, 429 the rate
- * limit, 502/503/504 unavailable, a redirect, another 5xx failed, anything else refused.
- */
-export function statusError(name: string, status: number, retryAfterMs?: number): ProviderError {
-  const options = { status };
-  if (status === 401 || status === 403)
-    return new ProviderError('provider_auth', `${name} rejected the API key (HTTP ${status}).`, options);
-  if (status === 429)
-    return new ProviderError('provider_rate_limited', `${name} is rate limiting this server; retry later.`, {
-      status,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  if (status === 502 || status === 503 || status === 504)
-    return new ProviderError('provider_unavailable', `${name} is unavailable (HTTP ${status}).`, options);
-  if (status >= 300 && status < 400)
-    return new ProviderError('provider_error', `${name} answered with a redirect (HTTP ${status}).`, options);
-  if (status >= 500) return new ProviderError('provider_error', `${name} failed (HTTP ${status}).`, options);
-  return new ProviderError('provider_error', `${name} refused the request (HTTP ${status}).`, options);
 }
 
 /** The wait `Retry-After` names (seconds, or an HTTP date), in ms; undefined when it names none. */
