@@ -12,7 +12,7 @@ import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
 /** The environment that points each recorded provider at its base URL on the recording server. */
-const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
+const SETTINGS: Partial<Record<Recording['provider'], (baseUrl: string) => Record<string, string>>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
@@ -23,6 +23,11 @@ const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string
     OPENMATES_PROVIDER: 'openai',
     OPENAI_API_KEY: 'recorded-answers-test-key',
     OPENAI_BASE_URL: baseUrl,
+  }),
+  tavily: (baseUrl) => ({
+    OPENMATES_PROVIDER: 'tavily',
+    TAVILY_API_KEY: 'recorded-answers-test-key',
+    TAVILY_BASE_URL: baseUrl,
   }),
 };
 
@@ -44,8 +49,10 @@ export async function searchRecording(
 ): Promise<RecordedSearch> {
   const server = await startRecordingServer([recording]);
   try {
+    const settings = SETTINGS[recording.provider];
+    if (settings === undefined) throw new Error(`no provider replays ${recording.provider} recordings yet`);
     const config = loadConfig({
-      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      ...settings(server.providerBaseUrls[recording.provider]),
       OPENMATES_CACHE_TTL_S: '0',
       ...env,
     });
