@@ -41,6 +41,12 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {
+    title: 'Tavily (`tavily`)',
+    source: 'packages/core/src/providers/tavily/settings.ts',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `tavily`.',
+    variables: PROVIDER_MODULES.tavily.environment,
+  },
+  {
     title: 'Engine',
     source: 'packages/core/src/config.ts',
     readBy: 'Read by every command that runs the engine.',
