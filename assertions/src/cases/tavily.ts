@@ -10,6 +10,7 @@ import { check } from './check.ts';
 const provider = 'tavily' as const;
 const surfaces: readonly Surface[] = ['core', 'rest', 'cli', 'sdk', 'mcp'];
 const except: readonly Surface[] = [
+  'cluster',
   'pip',
   'pip-stream',
   'stream',

@@ -32,6 +32,7 @@ export {
   openIndex,
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
+export { type TavilyDryRun, tavilyDryRun } from './providers/tavily/index.ts';
 export {
   buildListedProviders,
   createConfiguredProvider,

@@ -1,5 +1,6 @@
 // Tavily: the provider, its configuration and its countries.
 export { TAVILY_COUNTRIES, tavilyCountry } from './countries.ts';
+export { TAVILY_PROBE_QUERY, type TavilyDryRun, tavilyDryRun, tavilyLiveProbe } from './doctor.ts';
 export {
   createTavilyProvider,
   TAVILY_CAPABILITIES,

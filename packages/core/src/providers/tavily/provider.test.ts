@@ -16,6 +16,8 @@ import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, type ProviderQuery } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider } from '../registry.ts';
+import { TAVILY_PROBE_QUERY, tavilyDryRun } from './doctor.ts';
+import { tavilyModule } from './settings.ts';
 
 let fixture: TavilyFixture;
 
@@ -218,5 +220,64 @@ describe('Tavily through the engine', () => {
     expect(everything).not.toContain(encodeURIComponent(TAVILY_CANARY_API_KEY));
     expect(response.results[1]?.error?.code).toBe('provider_error');
     expect(e.skillInfo('0').provider.id).toBe('tavily');
+  });
+});
+
+describe('Tavily doctor', () => {
+  const settings = () =>
+    loadConfig({
+      OPENMATES_PROVIDER: 'tavily',
+      TAVILY_API_KEY: TAVILY_CANARY_API_KEY,
+      TAVILY_BASE_URL: fixture.baseUrl,
+    }).tavily;
+
+  it('--dry-run prints the exact request with the key redacted, sending nothing', () => {
+    const dryRun = tavilyDryRun(fixture.baseUrl, 'rust vec');
+    expect(dryRun).toEqual({
+      provider: 'tavily',
+      recipient: new URL(fixture.baseUrl).host,
+      method: 'POST',
+      url: `${fixture.baseUrl}/search`,
+      headers: { Accept: 'application/json', Authorization: 'Bearer [redacted]' },
+      body: {
+        query: 'rust vec',
+        search_depth: 'basic',
+        topic: 'general',
+        max_results: 10,
+        include_answer: false,
+        include_raw_content: false,
+        include_images: false,
+        country: 'united states',
+      },
+    });
+    expect(JSON.stringify(dryRun)).not.toContain(TAVILY_CANARY_API_KEY);
+    expect(fixture.requests).toHaveLength(0);
+  });
+
+  it('--live sends one basic search of fixed text for one result', async () => {
+    const checks = await tavilyModule.liveProbe?.(settings(), testContext().signal);
+    expect(checks?.every((c) => c.ok)).toBe(true);
+    expect(fixture.requests.map((r) => r.body)).toEqual([
+      expect.objectContaining({ query: TAVILY_PROBE_QUERY, max_results: 1, search_depth: 'basic' }),
+    ]);
+  });
+
+  it('--live names a refused key with its fix, never the key', async () => {
+    const checks = await tavilyModule.liveProbe?.({ ...settings(), apiKey: 'wrong-key' }, testContext().signal);
+    expect(checks?.[0]?.ok).toBe(false);
+    expect(checks?.[0]?.fix).toContain('TAVILY_API_KEY');
+    expect(JSON.stringify(checks)).not.toContain('wrong-key');
+  });
+
+  it('checks the configuration without a call', () => {
+    const checks = tavilyModule.configurationChecks(settings(), {
+      TAVILY_API_KEY: TAVILY_CANARY_API_KEY,
+      TAVILY_BASE_URL: fixture.baseUrl,
+    });
+    expect(checks.map((c) => [c.name, c.ok])).toEqual([
+      ['TAVILY_API_KEY', true],
+      ['TAVILY_BASE_URL', true],
+    ]);
+    expect(JSON.stringify(checks)).not.toContain(TAVILY_CANARY_API_KEY);
   });
 });

@@ -3,6 +3,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
+import { tavilyLiveProbe } from './doctor.ts';
 import { createTavilyProvider, TAVILY_DEFAULT_BASE_URL } from './provider.ts';
 
 /** Tavily's part of the engine's configuration. */
@@ -44,4 +45,5 @@ export const tavilyModule: ProviderModule<TavilySettings> = {
     keyCheck(env, 'TAVILY_API_KEY'),
     endpointCheck(env, 'TAVILY_BASE_URL', settings.baseUrl),
   ],
+  liveProbe: tavilyLiveProbe,
 };
