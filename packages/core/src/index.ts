@@ -32,7 +32,6 @@ export {
   openIndex,
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
-export { type TavilyDryRun, tavilyDryRun } from './providers/tavily/index.ts';
 export {
   buildListedProviders,
   createConfiguredProvider,
@@ -41,6 +40,7 @@ export {
   type ProviderModule,
 } from './providers/registry.ts';
 export { loadHttpClient } from './providers/shared/http-client.ts';
+export { type TavilyDryRun, tavilyDryRun } from './providers/tavily/index.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';
