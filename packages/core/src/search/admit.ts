@@ -1,5 +1,4 @@
 import type { NormalizedRequestItem, ResultGroup } from '@openmates/contract';
-import { copiedWhole } from '../fit-response.ts';
 import type { SearchRun } from '../pipeline/call.ts';
 import type { Settled } from '../pipeline/chain.ts';
 import type { Member } from '../pipeline/members.ts';
@@ -56,7 +55,6 @@ export function admit(
   group.results = results;
   group.more = outcome.more;
   if (outcome.altered_query !== undefined) group.altered_query = outcome.altered_query;
-  if (results.length === outcome.results.length) copiedWhole(results, outcome.results);
   if (cut > 0) group.sources_cut = cut;
   (admitted.suggestions[index] as { suggestions: readonly unknown[] }).suggestions = outcome.suggestions;
   return group;

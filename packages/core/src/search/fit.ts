@@ -16,8 +16,6 @@ import type { Admitted } from './admit.ts';
 export interface SearchJson {
   response: WebSearchResponse;
   json: string;
-  /** `json`'s UTF-8 bytes, when fitting made them from a cache hit's remembered bytes (ADR 0112). */
-  utf8?: Uint8Array;
   /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited`. */
   retryAfterS?: number;
 }
