@@ -19,6 +19,8 @@ export const INTEGRATION_FILES = [
   'packages/sdk/test/package.test.ts',
   'apps/web/src/lib/server/snippets.test.ts',
   'assertions/src/{mcp-app,more-results-webkit}.test.ts',
+  // Ten thousand mutated bodies against the whole server: most of a minute of CPU, in no process of its own.
+  'packages/server/src/rest-mutations.test.ts',
 ];
 
 /** The surfaces compared through their drivers (CLI processes, browsers, pip), case by case. */
@@ -45,9 +47,10 @@ export default defineConfig({
           name: 'unit',
           include: [TEST_FILES],
           exclude: [...EXCLUDE, ...INTEGRATION_FILES, ...PARITY_FILES],
-          // Nothing here waits on a process or a browser: a test that needs longer is in the wrong project.
+          // Nothing here waits on a process or a browser: a test that needs longer is in the wrong
+          // project. A file's setup (building the demo corpus's index) may take longer than a test.
           testTimeout: 10_000,
-          hookTimeout: 10_000,
+          hookTimeout: 30_000,
           // Type-level tests (`*.test-d.ts`) run through tsc with the owning package's tsconfig.
           typecheck: {
             enabled: true,
