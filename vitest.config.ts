@@ -24,7 +24,9 @@ export const INTEGRATION_FILES = [
 ];
 
 /** The surfaces compared through their drivers (CLI processes, browsers, pip), case by case. */
-export const PARITY_FILES = ['assertions/src/{parity,parity-mutations,person-view,surface-properties,web-view}.test.ts'];
+export const PARITY_FILES = [
+  'assertions/src/{parity,parity-mutations,person-view,surface-properties,web-view}.test.ts',
+];
 
 const EXCLUDE = ['**/node_modules/**', '**/dist/**', '**/*.e2e.ts', '**/.svelte-kit/**'];
 
