@@ -19,8 +19,9 @@ export const INTEGRATION_FILES = [
   'packages/sdk/test/package.test.ts',
   'apps/web/src/lib/server/snippets.test.ts',
   'assertions/src/{mcp-app,more-results-webkit}.test.ts',
-  // Ten thousand mutated bodies against the whole server: most of a minute of CPU, in no process of its own.
-  'packages/server/src/rest-mutations.test.ts',
+  // The seeded property suites against the whole server: ten thousand mutated bodies (most of a
+  // minute of CPU) and the body fuzz, time-capped at 20 s a property. They start no process.
+  'packages/server/src/{rest-fuzz,rest-mutations}.test.ts',
 ];
 
 /** The surfaces compared through their drivers (CLI processes, browsers, pip), case by case. */
