@@ -52,7 +52,7 @@ export default defineConfig({
           exclude: [...EXCLUDE, ...INTEGRATION_FILES, ...PARITY_FILES],
           // Nothing here waits on a process or a browser: a test that needs longer is in the wrong
           // project. A file's setup (building the demo corpus's index) may take longer than a test.
-          testTimeout: 10_000,
+          testTimeout: 20_000,
           hookTimeout: 30_000,
           // Type-level tests (`*.test-d.ts`) run through tsc with the owning package's tsconfig.
           typecheck: {
