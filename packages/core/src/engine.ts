@@ -142,7 +142,7 @@ async function runGroups(
     );
     throw new EngineError('internal_error', undefined, { cause: error });
   }
-  if (shared.observer) for (const group of admitted.groups) shared.observer.group(group.error?.code ?? 'ok');
+  if (shared.observer) for (const { group } of admitted) shared.observer.group(group.error?.code ?? 'ok');
   return admitted;
 }
 

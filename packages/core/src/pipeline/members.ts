@@ -29,8 +29,8 @@ export interface Member {
 
 /**
  * Milliseconds on the process's monotonic clock, as `performance.now` counts them but from another
- * origin: reading the `performance` global makes Node load perf_hooks (nine modules, about 2 ms of
- * a CLI's cold start), where `process.hrtime` is at hand.
+ * origin: reading the `performance` global makes Node load perf_hooks (nine modules, at every
+ * CLI cold start), where `process.hrtime` is at hand.
  */
 export const monotonicNow = (): number => Number(process.hrtime.bigint()) / 1e6;
 
