@@ -11,8 +11,11 @@ import { createEngine } from '../engine.ts';
 import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
-/** The environment that points each recorded provider at its base URL on the recording server. */
-const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
+/**
+ * The environment that points each recorded provider at its base URL on the recording server
+ * (recordings of a provider not listed here have no provider to replay through yet).
+ */
+const SETTINGS: Partial<Record<Recording['provider'], (baseUrl: string) => Record<string, string>>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
@@ -42,10 +45,12 @@ export async function searchRecording(
   request: unknown,
   env: Record<string, string> = {},
 ): Promise<RecordedSearch> {
+  const settings = SETTINGS[recording.provider];
+  if (settings === undefined) throw new Error(`no provider replays ${recording.provider} recordings`);
   const server = await startRecordingServer([recording]);
   try {
     const config = loadConfig({
-      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      ...settings(server.providerBaseUrls[recording.provider]),
       OPENMATES_CACHE_TTL_S: '0',
       ...env,
     });
