@@ -1,5 +1,5 @@
 import type { ProviderId, RateLimitState } from '@openmates/contract';
-import type { DoctorCheck, EngineConfig, ProviderModule } from '@openmates/core';
+import type { AnyEngineConfig, DoctorCheck, EngineConfig, ProviderModule, ProviderRegistry } from '@openmates/core';
 import { engineEnv } from '../lib/cli-env.ts';
 
 /** What `openmates doctor --json` prints. */
@@ -57,7 +57,7 @@ function configurationChecks(
       : config.provider;
   const checks: DoctorCheck[] = [{ name: 'provider', ok: true, detail: `${chain}: ${why}` }];
   for (const id of config.providers) checks.push(...selectedModule(core, config, id).configurationChecks(env));
-  for (const module of Object.values(core.PROVIDER_MODULES)) {
+  for (const module of Object.values(config.registry)) {
     const variable = module.accessVariable;
     if (variable && !config.providers.includes(module.id) && isSet(env, variable))
       checks.push({
@@ -73,10 +73,11 @@ function configurationChecks(
 function selectedModule(
   core: typeof import('@openmates/core'),
   config: EngineConfig,
-  id: ProviderId = config.provider,
+  id: string = config.provider,
 ) {
-  const module = core.PROVIDER_MODULES[id] as ProviderModule<EngineConfig[typeof id]>;
-  const settings = config[id];
+  const registry: ProviderRegistry = config.registry;
+  const module = registry[id] as ProviderModule<unknown>;
+  const settings = (config.settings as AnyEngineConfig['settings'])[id];
   return {
     configurationChecks: (env: Env) => module.configurationChecks(settings, env),
     liveProbe: module.liveProbe && ((signal: AbortSignal) => module.liveProbe?.(settings, signal) ?? []),
@@ -167,7 +168,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
       fix: 'Set what the message names, then run `openmates doctor` again.',
     });
   for (const provider of providers) {
-    const signal = AbortSignal.timeout(config.providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
+    const signal = AbortSignal.timeout((config as AnyEngineConfig).providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
     try {
       if (provider.doctor) checks.push(...(await provider.doctor(signal)));
       else checks.push({ name: 'provider ready', ok: true, detail: `${provider.name} has no reachability check` });
