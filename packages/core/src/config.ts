@@ -204,7 +204,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** The provider selection, read with the providers' own variables (`PROVIDER_MODULES[id].environment`). */
 export const SELECTION_ENVIRONMENT = {
   OPENMATES_PROVIDER: {
-    description: `Which provider answers: ${Object.keys(PROVIDER_MODULES).map((id) => `\`${id}\``).join(', ')}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
+    description: `Which provider answers: ${Object.keys(PROVIDER_MODULES)
+      .map((id) => `\`${id}\``)
+      .join(
+        ', ',
+      )}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
     default: DEFAULT_PROVIDER,
     schema: providerChain,
   },
@@ -296,10 +300,7 @@ export const ENGINE_ENVIRONMENT = {
  */
 export function loadConfig(env?: Env): EngineConfig;
 export function loadConfig<R extends ProviderRegistry>(env: Env, registry: R): EngineConfig<R>;
-export function loadConfig(
-  env: Env = processEnv(),
-  registry: ProviderRegistry = PROVIDER_MODULES,
-): AnyEngineConfig {
+export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry = PROVIDER_MODULES): AnyEngineConfig {
   const issues: string[] = [];
   /** Runs one parser, keeping its issues so that every bad variable is reported at once. */
   const read = <T>(parse: () => T): T | undefined => {

@@ -1,4 +1,4 @@
-import type { GroupErrorCode, NormalizedRequestItem, ProviderId, RequestOption, SkillInfo } from '@openmates/contract';
+import type { GroupErrorCode, NormalizedRequestItem, RequestOption, SkillInfo } from '@openmates/contract';
 import type { HttpAnswer, HttpClient } from './providers/shared/http-client.ts';
 import type { OwnRefusals } from './providers/shared/status-errors.ts';
 
