@@ -319,13 +319,10 @@ export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry =
     issues.push(
       `OPENMATES_PROVIDER must be one of ${Object.keys(registry).join(', ')}, or several of them in order separated by commas`,
     );
-  const settings: Record<string, unknown> = {};
-  let unread = false;
-  for (const [id, module] of Object.entries(registry)) {
-    const value = read(() => module.parse(env));
-    if (value === undefined) unread = true;
-    else settings[id] = value;
-  }
+  const settings = Object.fromEntries(
+    Object.entries(registry).map(([id, module]) => [id, read(() => module.parse(env))]),
+  );
+  const unread = Object.values(settings).includes(undefined);
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
   else {

@@ -46,6 +46,8 @@ export interface ProviderModule<C, Id extends string = string> {
   readonly defaultTimeoutMs: number;
   /** The variable that gives it access (a key or an instance), for doctor's "set but not used". */
   readonly accessVariable?: string;
+  /** The variable that points it at another origin (a fixture, a proxy), when it calls one. */
+  readonly baseUrlVariable?: string;
   /** Its variables: what `parse` reads them with, and what docs/reference.md says of each. */
   readonly environment: EnvTable;
   /** Reads its variables; throws a ConfigError naming each bad one. Never requires a key: `create` does. */

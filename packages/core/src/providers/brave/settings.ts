@@ -50,6 +50,7 @@ export const braveModule: ProviderModule<BraveSettings, 'brave'> = {
   docsPage: 'docs/providers/brave.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   accessVariable: 'BRAVE_SEARCH_API_KEY',
+  baseUrlVariable: 'BRAVE_SEARCH_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);

@@ -87,6 +87,7 @@ export const openaiModule: ProviderModule<OpenAISettings, 'openai'> = {
   docsPage: 'docs/providers/openai.md',
   defaultTimeoutMs: DEFAULT_OPENAI_TIMEOUT_MS,
   accessVariable: 'OPENAI_API_KEY',
+  baseUrlVariable: 'OPENAI_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);

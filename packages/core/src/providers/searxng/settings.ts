@@ -49,6 +49,7 @@ export const searxngModule: ProviderModule<SearxngSettings, 'searxng'> = {
   docsPage: 'docs/providers/searxng.md',
   defaultTimeoutMs: DEFAULT_SEARXNG_TIMEOUT_MS,
   accessVariable: 'SEARXNG_BASE_URL',
+  baseUrlVariable: 'SEARXNG_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const { SEARXNG_BASE_URL } = parseEnv(ENVIRONMENT, env);
