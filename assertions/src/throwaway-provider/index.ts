@@ -6,29 +6,35 @@ import { kestrelTranslator } from './translator.ts';
 
 export { expectedTitles, fixtureEnvironment, startFixture } from './fixture-server.ts';
 
-/** Kestrel's settings: its origin, from `KESTREL_BASE_URL`. */
+/** Kestrel's settings: its origin (`KESTREL_BASE_URL`) and key (`KESTREL_API_KEY`, a secret). */
 export interface KestrelSettings {
   baseUrl?: string;
+  apiKey?: string;
 }
+
+const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
 /** Kestrel as a registry holds it. */
 export const providerModule: ProviderModule<KestrelSettings, 'kestrel'> = {
   id: 'kestrel',
   name: 'Kestrel',
-  price: { costs: 'nothing' },
+  price: { costs: 'per-unit', usd: 0.001, unit: 'search', asOf: '2026-12-07', page: 'https://kestrel.example.org/' },
   docsPage: 'docs/providers/kestrel.md',
   defaultTimeoutMs: 5_000,
-  accessVariable: 'KESTREL_BASE_URL',
+  accessVariable: 'KESTREL_API_KEY',
+  baseUrlVariable: 'KESTREL_BASE_URL',
   environment: {},
-  parse: (env) => {
-    const baseUrl = env.KESTREL_BASE_URL?.trim();
-    return baseUrl ? { baseUrl } : {};
+  parse(env) {
+    const baseUrl = text(env.KESTREL_BASE_URL);
+    const apiKey = text(env.KESTREL_API_KEY);
+    return { ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) };
   },
-  secrets: () => [],
-  identity: (settings) => [settings.baseUrl ?? ''],
+  secrets: (settings) => (settings.apiKey ? [settings.apiKey] : []),
+  identity: (settings) => [settings.baseUrl ?? '', settings.apiKey ?? ''],
   create(settings) {
-    if (!settings.baseUrl) throw new ProviderNotConfiguredError('OPENMATES_PROVIDER=kestrel needs KESTREL_BASE_URL.');
-    const { translator, close } = kestrelTranslator(settings.baseUrl);
+    if (!settings.baseUrl || !settings.apiKey)
+      throw new ProviderNotConfiguredError('OPENMATES_PROVIDER=kestrel needs KESTREL_BASE_URL and KESTREL_API_KEY.');
+    const { translator, close } = kestrelTranslator(settings.baseUrl, settings.apiKey);
     return {
       id: 'kestrel',
       name: 'Kestrel',
@@ -39,6 +45,6 @@ export const providerModule: ProviderModule<KestrelSettings, 'kestrel'> = {
     };
   },
   configurationChecks: (settings) => [
-    { name: 'KESTREL_BASE_URL', ok: settings.baseUrl !== undefined, detail: settings.baseUrl ?? 'not set' },
+    { name: 'KESTREL_API_KEY', ok: settings.apiKey !== undefined, detail: settings.apiKey ? 'set' : 'not set' },
   ],
 };

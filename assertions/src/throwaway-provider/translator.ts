@@ -1,30 +1,27 @@
-import { createUndiciGetClient, type HttpTranslator } from '@openmates/core';
+import { type JsonTranslator, lazyHttpClient } from '@openmates/core';
 
 /** Reads a value as a record, or undefined. */
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 /**
- * Kestrel's wire format: a search is `/v2/search` with the terms, the page size and the offset;
- * the answer is `{ "items": [{ "href", "heading", "snippet" }], "more": boolean }`.
+ * Kestrel's wire format: a search is a `POST /v2/search` of `{ "terms", "size", "offset" }` as JSON,
+ * with its key as a bearer token; the answer is `{ "items": [{ "href", "heading", "snippet" }],
+ * "more": boolean }`. A 401 means the key was refused.
  */
-export function kestrelTranslator(baseUrl: string): { translator: HttpTranslator; close(): void } {
+export function kestrelTranslator(baseUrl: string, apiKey: string): { translator: JsonTranslator; close(): void } {
   const origin = new URL(baseUrl);
-  let client: ReturnType<typeof createUndiciGetClient> | undefined;
-  const translator: HttpTranslator = {
+  const client = lazyHttpClient(origin);
+  const translator: JsonTranslator = {
     kind: 'http',
-    client: () => {
-      client ??= createUndiciGetClient(origin);
-      return client;
-    },
+    client: client.get,
     buildRequest(query, page) {
-      const url = new URL('/v2/search', origin);
-      url.search = new URLSearchParams({
-        terms: query.query,
-        size: String(Math.min(query.fetchCount, 10)),
-        offset: String(page.page * 10),
-      }).toString();
-      return { url, headers: { accept: 'application/json' } };
+      return {
+        method: 'POST',
+        url: new URL('/v2/search', origin),
+        headers: { accept: 'application/json', authorization: `Bearer ${apiKey}` },
+        body: { json: { terms: query.query, size: Math.min(query.fetchCount, 10), offset: page.page * 10 } },
+      };
     },
     parseAnswer(json) {
       const answer = record(json);
@@ -36,5 +33,5 @@ export function kestrelTranslator(baseUrl: string): { translator: HttpTranslator
       return { candidates, more: answer.more === true };
     },
   };
-  return { translator, close: () => client?.close() };
+  return { translator, close: client.close };
 }

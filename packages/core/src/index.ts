@@ -24,6 +24,7 @@ export {
   type Capabilities,
   type DoctorCheck,
   type HttpTranslator,
+  type JsonTranslator,
   ProviderNotConfiguredError,
   type SearchProvider,
 } from './provider.ts';
@@ -49,7 +50,7 @@ export {
   type ProviderRegistry,
   type Providers,
 } from './providers/registry.ts';
-export { loadHttpClient } from './providers/shared/http-client.ts';
+export { lazyHttpClient, loadHttpClient } from './providers/shared/http-client.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

@@ -9,14 +9,17 @@ import type { BuildStats } from '../build-results.ts';
 import { loadConfig } from '../config.ts';
 import { createEngine } from '../engine.ts';
 import { createLogger } from '../logger.ts';
-import { createConfiguredProvider, PROVIDER_MODULES, type ProviderModule } from '../providers/registry.ts';
+import { createConfiguredProvider, PROVIDER_MODULES, type ProviderRegistry } from '../providers/registry.ts';
 
 /**
  * The environment that points a recorded provider at its base URL on the recording server, with a
  * test key: each module says which variables do (`accessVariable`, `baseUrlVariable`).
  */
 function settingsOf(provider: Recording['provider'], baseUrl: string): Record<string, string> {
-  const module: ProviderModule<unknown> = PROVIDER_MODULES[provider];
+  const registry: ProviderRegistry = PROVIDER_MODULES;
+  const module = Object.hasOwn(registry, provider) ? registry[provider] : undefined;
+  // Recordings of a provider not built yet (its answers kept for when it is) cannot be replayed.
+  if (module === undefined) throw new Error(`No provider module replays ${provider}'s recordings yet`);
   const env: Record<string, string> = { OPENMATES_PROVIDER: provider };
   if (module.accessVariable) env[module.accessVariable] = 'recorded-answers-test-key';
   if (module.baseUrlVariable) env[module.baseUrlVariable] = baseUrl;
