@@ -39,7 +39,7 @@ export async function runDoctorCommand(
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig, tavilyDryRun } = await import('@openmates/core');
     const tavily = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) === 'tavily';
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: tavily ? 'tavily' : 'openai' });
     } catch (error) {
@@ -48,10 +48,10 @@ export async function runDoctorCommand(
       return exitCode('not_configured');
     }
     const dryRun = tavily
-      ? tavilyDryRun(config.tavily.baseUrl, options.query)
+      ? tavilyDryRun(config.settings.tavily.baseUrl, options.query)
       : dryRunRequest(
           { query: options.query, country: 'US' },
-          { baseUrl: config.openai.baseUrl, model: config.openai.model },
+          { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
         );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;

@@ -23,10 +23,21 @@ const ENVIRONMENT = {
 } as const satisfies EnvTable;
 
 /** Tavily: its variables, identity, construction and doctor checks. */
-export const tavilyModule: ProviderModule<TavilySettings> = {
+export const tavilyModule: ProviderModule<TavilySettings, 'tavily'> = {
   id: 'tavily',
+  name: 'Tavily',
+  // A basic search is 1 API credit; pay-as-you-go bills $0.008 a credit (monthly plans less).
+  price: {
+    costs: 'per-unit',
+    usd: 0.008,
+    unit: 'credit',
+    asOf: '2026-12-07',
+    page: 'https://docs.tavily.com/documentation/api-credits',
+  },
+  docsPage: 'docs/providers/tavily.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   accessVariable: 'TAVILY_API_KEY',
+  baseUrlVariable: 'TAVILY_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);
