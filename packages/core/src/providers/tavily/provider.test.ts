@@ -229,7 +229,7 @@ describe('Tavily doctor', () => {
       OPENMATES_PROVIDER: 'tavily',
       TAVILY_API_KEY: TAVILY_CANARY_API_KEY,
       TAVILY_BASE_URL: fixture.baseUrl,
-    }).tavily;
+    }).settings.tavily;
 
   it('--dry-run prints the exact request with the key redacted, sending nothing', () => {
     const dryRun = tavilyDryRun(fixture.baseUrl, 'rust vec');
