@@ -65,11 +65,12 @@ beforeAll(() => {
       OPENMATES_PROVIDER: 'local',
       OPENMATES_INDEX: indexPath,
       BRAVE_SEARCH_API_KEY: LOCAL_CANARY,
+      TAVILY_API_KEY: `${LOCAL_CANARY}-tavily`,
       OPENMATES_CACHE_TTL_S: '0',
       OPENMATES_RATE_LIMIT_PER_MIN: '0',
       OPENMATES_LOG_LEVEL: 'info',
     },
-    canaries: [LOCAL_CANARY],
+    canaries: [LOCAL_CANARY, `${LOCAL_CANARY}-tavily`],
   };
 });
 afterAll(() => {

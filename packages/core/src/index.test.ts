@@ -34,5 +34,6 @@ it('exports exactly the values other packages use', async () => {
     'openIndex',
     'parseJsonBody',
     'tableSchema',
+    'tavilyDryRun',
   ]);
 });

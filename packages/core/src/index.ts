@@ -51,6 +51,7 @@ export {
   type Providers,
 } from './providers/registry.ts';
 export { lazyHttpClient, loadHttpClient } from './providers/shared/http-client.ts';
+export { type TavilyDryRun, tavilyDryRun } from './providers/tavily/index.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

@@ -37,19 +37,22 @@ export async function runDoctorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   if (options.dryRun) {
-    const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    const { ConfigError, dryRunRequest, loadConfig, tavilyDryRun } = await import('@openmates/core');
+    const tavily = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) === 'tavily';
     let config: import('@openmates/core').EngineConfig;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: tavily ? 'tavily' : 'openai' });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = dryRunRequest(
-      { query: options.query, country: 'US' },
-      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
-    );
+    const dryRun = tavily
+      ? tavilyDryRun(config.settings.tavily.baseUrl, options.query)
+      : dryRunRequest(
+          { query: options.query, country: 'US' },
+          { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
+        );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }

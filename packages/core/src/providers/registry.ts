@@ -6,6 +6,7 @@ import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
 import type { ProviderModule, ProviderOptions } from './provider-module.ts';
 import { searxngModule } from './searxng/index.ts';
+import { tavilyModule } from './tavily/index.ts';
 
 export type {
   ProviderModule,
@@ -28,6 +29,7 @@ export const PROVIDER_MODULES = {
   brave: braveModule,
   openai: openaiModule,
   searxng: searxngModule,
+  tavily: tavilyModule,
 } as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
 /** The production registry's type: the contract's ids, each with its module's settings. */
