@@ -12,7 +12,7 @@ import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
 /** The environment that points each recorded provider at its base URL on the recording server. */
-const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
+const SETTINGS: Partial<Record<Recording['provider'], (baseUrl: string) => Record<string, string>>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
@@ -24,6 +24,7 @@ const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string
     OPENAI_API_KEY: 'recorded-answers-test-key',
     OPENAI_BASE_URL: baseUrl,
   }),
+  exa: (baseUrl) => ({ OPENMATES_PROVIDER: 'exa', EXA_API_KEY: 'recorded-answers-test-key', EXA_BASE_URL: baseUrl }),
 };
 
 /** What one engine search on a recording gave: the response, the engine's log lines, the calls the server received. */
@@ -42,10 +43,12 @@ export async function searchRecording(
   request: unknown,
   env: Record<string, string> = {},
 ): Promise<RecordedSearch> {
+  const settings = SETTINGS[recording.provider];
+  if (settings === undefined) throw new Error(`no settings to replay ${recording.provider} recordings with`);
   const server = await startRecordingServer([recording]);
   try {
     const config = loadConfig({
-      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      ...settings(server.providerBaseUrls[recording.provider]),
       OPENMATES_CACHE_TTL_S: '0',
       ...env,
     });
