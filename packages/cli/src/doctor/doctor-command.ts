@@ -36,6 +36,25 @@ export async function runDoctorCommand(
   stderr: NodeJS.WriteStream,
   env: Record<string, string | undefined>,
 ): Promise<number> {
+  if (options.dryRun && options.provider !== undefined && options.provider !== 'openai') {
+    const { ConfigError, loadConfig, PROVIDER_MODULES } = await import('@openmates/core');
+    const id = options.provider;
+    try {
+      const config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
+      const module = PROVIDER_MODULES[id] as (typeof PROVIDER_MODULES)[typeof id];
+      const dryRun = module.dryRun?.(config[id] as never, options.query);
+      if (dryRun === undefined) {
+        await write(stderr, `openmates doctor: --dry-run does not apply to the ${id} provider\n`);
+        return exitCode('invalid_request');
+      }
+      await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
+      return exitCode('not_configured');
+    }
+  }
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
     let config: ReturnType<typeof loadConfig>;

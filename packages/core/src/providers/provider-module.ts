@@ -8,6 +8,16 @@ import type { Env, EnvTable } from '../shared/env-schema.ts';
  */
 export type ProviderOptions = Readonly<Record<string, never>>;
 
+/** The exact request one search would send, its secrets redacted, as `openmates doctor --dry-run` prints it. */
+export interface DryRunRequest {
+  readonly provider: ProviderId;
+  readonly recipient: string;
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
 /**
  * Everything the engine, the configuration and `openmates doctor` know of one provider, owned by
  * its folder: its environment variables, what tells one of its configurations from another, and
@@ -37,4 +47,6 @@ export interface ProviderModule<C> {
   configurationChecks(config: C, env: Env): DoctorCheck[];
   /** A check that runs a real, billed call (`openmates doctor --live`). */
   liveProbe?(config: C, signal: AbortSignal): Promise<DoctorCheck[]>;
+  /** The request one search for `query` would send, secrets redacted; sends nothing and needs no key. */
+  dryRun?(config: C, query: string): DryRunRequest;
 }

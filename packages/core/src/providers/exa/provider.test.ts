@@ -9,8 +9,10 @@ import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type ProviderQuery } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider } from '../registry.ts';
+import { EXA_PROBE_QUERY } from './probe.ts';
 import { createExaProvider, EXA_TEXT_FORMAT, exaRateLimit } from './provider.ts';
 import { exaPublishedDates } from './request.ts';
+import { exaModule } from './settings.ts';
 
 let fixture: ExaFixture;
 beforeAll(async () => {
@@ -217,5 +219,35 @@ describe('Exa provider: what it refuses', () => {
     const options = optionLists(p);
     expect(options.unsupported.map((u) => u.option)).toEqual(['page', 'search_lang']);
     expect(options.conditional?.map((c) => c.option)).toEqual(['exclude_domains', 'safesearch']);
+  });
+});
+
+describe('Exa provider: doctor', () => {
+  it('prints the exact request, the key redacted, without sending anything', () => {
+    const config = loadConfig(env());
+    const dryRun = exaModule.dryRun?.(config.exa, 'what is rust');
+    expect(dryRun).toMatchObject({
+      provider: 'exa',
+      method: 'POST',
+      url: `${fixture.baseUrl}/search`,
+      headers: { 'x-api-key': '[redacted]' },
+      body: { query: 'what is rust', type: 'auto', numResults: 1 },
+    });
+    expect(JSON.stringify(dryRun)).not.toContain(EXA_CANARY_API_KEY);
+    expect(fixture.requests).toHaveLength(0);
+  });
+
+  it('probes live with the fixed text, and says what Exa charged and what is left', async () => {
+    const config = loadConfig(env());
+    const checks = (await exaModule.liveProbe?.(config.exa, AbortSignal.timeout(5_000))) ?? [];
+    expect(checks).toHaveLength(1);
+    expect(checks[0]?.ok).toBe(true);
+    expect(checks[0]?.detail).toMatch(/1 result; Exa reports it cost \$0\.006; 449 requests left/);
+    expect(fixture.requests[0]?.body).toMatchObject({ query: EXA_PROBE_QUERY, numResults: 1 });
+    const refused = await exaModule.liveProbe?.(
+      { ...config.exa, apiKey: 'wrong-key-0000000' },
+      AbortSignal.timeout(5_000),
+    );
+    expect(refused?.[0]).toMatchObject({ ok: false, detail: 'Exa rejected the API key (HTTP 401).' });
   });
 });

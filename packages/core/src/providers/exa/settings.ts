@@ -3,6 +3,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
+import { exaDryRun, exaLiveProbe } from './probe.ts';
 import { createExaProvider, EXA_DEFAULT_BASE_URL } from './provider.ts';
 
 /** Exa's part of the engine's configuration. */
@@ -44,4 +45,10 @@ export const exaModule: ProviderModule<ExaSettings> = {
     keyCheck(env, 'EXA_API_KEY'),
     endpointCheck(env, 'EXA_BASE_URL', settings.baseUrl),
   ],
+  async liveProbe(settings, signal) {
+    if (!settings.apiKey)
+      return [{ name: 'Exa live search', ok: false, detail: 'EXA_API_KEY is not set', fix: 'Set EXA_API_KEY.' }];
+    return exaLiveProbe(settings.baseUrl, settings.apiKey, signal);
+  },
+  dryRun: (settings, query) => exaDryRun(settings.baseUrl, query),
 };
