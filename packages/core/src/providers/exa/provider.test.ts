@@ -177,6 +177,7 @@ describe('Exa provider: errors', () => {
     const { engine: e, lines } = engine();
     const { response } = await e.search({ requests: [{ query: 'leak x' }, { query: 'error500 x' }] });
     const everything = JSON.stringify(response) + lines.join('\n');
+    expect(configSecrets(loadConfig(env()))).toContain(EXA_CANARY_API_KEY);
     expect(everything).not.toContain(EXA_CANARY_API_KEY);
     expect(everything).not.toContain(encodeURIComponent(EXA_CANARY_API_KEY));
     expect(response.results[1]?.error?.code).toBe('provider_error');
