@@ -194,26 +194,27 @@ describe('Exa provider: errors', () => {
 
 describe('Exa provider: what it refuses', () => {
   const p = createExaProvider({ apiKey: 'k' });
-  it.each([
+  const refusals: [string, Partial<ProviderQuery>][] = [
     ['page', { page: 2 }],
     ['search_lang', { search_lang: 'de' }],
     ['exclude_domains', { include_domains: ['a.com'], exclude_domains: ['b.com'] }],
-  ] as const)('refuses %s before any call, naming Exa', (field, extra) => {
-    const issues = providerIssues(p, { ...query('x'), ...extra }, 0);
+  ];
+  it.each(refusals)('refuses %s before any call, naming Exa', (field, extra) => {
+    const issues = providerIssues(p, query('x', extra), 0);
     expect(issues.map((i) => i.path)).toEqual([`requests[0].${field}`]);
     expect(issues[0]?.message).toMatch(/Exa/);
   });
 
   it('accepts each domain list alone, every safesearch and extra snippets', () => {
-    for (const extra of [
+    const accepted: Partial<ProviderQuery>[] = [
       { include_domains: ['a.com'] },
       { exclude_domains: ['b.com'] },
-      { safesearch: 'strict' as const },
-      { safesearch: 'off' as const },
+      { safesearch: 'strict' },
+      { safesearch: 'off' },
       { extra_snippets: true },
-      { topic: 'news' as const, freshness: 'week' },
-    ])
-      expect(providerIssues(p, { ...query('x'), ...extra }, 0)).toEqual([]);
+      { topic: 'news', freshness: 'week' },
+    ];
+    for (const extra of accepted) expect(providerIssues(p, query('x', extra), 0)).toEqual([]);
   });
 
   it('lists its options from its table', () => {
