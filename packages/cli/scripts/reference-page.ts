@@ -41,6 +41,12 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {
+    title: 'Exa (`exa`)',
+    source: 'packages/core/src/providers/exa/settings.ts',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `exa`.',
+    variables: PROVIDER_MODULES.exa.environment,
+  },
+  {
     title: 'Engine',
     source: 'packages/core/src/config.ts',
     readBy: 'Read by every command that runs the engine.',
