@@ -68,6 +68,8 @@ describe('Exa recordings', () => {
       expect(kept.length, result.url).toBeGreaterThan(0);
       expect(squeezed(own.text).includes(kept), result.url).toBe(true);
       if (typeof own.publishedDate === 'string') expect(result.age, result.url).toBe(own.publishedDate.slice(0, 10));
+      if (typeof own.favicon === 'string' && own.favicon.startsWith('https:'))
+        expect(result.meta_url?.favicon, result.url).toBe(own.favicon);
     }
   });
 });
