@@ -60,7 +60,7 @@ export default class Doctor extends BaseCommand {
     const provider = (flags.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
     if ((flags['dry-run'] || flags.live) && !DRY_RUN_PROVIDERS.includes(provider ?? ''))
       this.error(
-        `--dry-run and --live apply to the ${DRY_RUN_PROVIDERS.join(' and ')} providers: add --provider openai`,
+        `--dry-run and --live apply to the ${DRY_RUN_PROVIDERS.join(' and ')} providers: add --provider ${DRY_RUN_PROVIDERS.join(' or --provider ')}`,
         {
           exit: 2,
         },

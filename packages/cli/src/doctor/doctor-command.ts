@@ -37,12 +37,12 @@ export async function runDoctorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   if (options.dryRun && options.provider !== undefined && options.provider !== 'openai') {
-    const { ConfigError, loadConfig, PROVIDER_MODULES } = await import('@openmates/core');
+    const { ConfigError, loadConfig } = await import('@openmates/core');
     const id = options.provider;
     try {
       const config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
-      const module = PROVIDER_MODULES[id] as (typeof PROVIDER_MODULES)[typeof id];
-      const dryRun = module.dryRun?.(config[id] as never, options.query);
+      const registry: import('@openmates/core').ProviderRegistry = config.registry;
+      const dryRun = registry[id]?.dryRun?.(config.settings[id], options.query);
       if (dryRun === undefined) {
         await write(stderr, `openmates doctor: --dry-run does not apply to the ${id} provider\n`);
         return exitCode('invalid_request');
@@ -57,7 +57,7 @@ export async function runDoctorCommand(
   }
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
     } catch (error) {
@@ -67,7 +67,7 @@ export async function runDoctorCommand(
     }
     const dryRun = dryRunRequest(
       { query: options.query, country: 'US' },
-      { baseUrl: config.openai.baseUrl, model: config.openai.model },
+      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
     );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;

@@ -227,7 +227,7 @@ describe('Exa provider: what it refuses', () => {
 describe('Exa provider: doctor', () => {
   it('prints the exact request, the key redacted, without sending anything', () => {
     const config = loadConfig(env());
-    const dryRun = exaModule.dryRun?.(config.exa, 'what is rust');
+    const dryRun = exaModule.dryRun?.(config.settings.exa, 'what is rust');
     expect(dryRun).toMatchObject({
       provider: 'exa',
       method: 'POST',
@@ -241,13 +241,13 @@ describe('Exa provider: doctor', () => {
 
   it('probes live with the fixed text, and says what Exa charged and what is left', async () => {
     const config = loadConfig(env());
-    const checks = (await exaModule.liveProbe?.(config.exa, AbortSignal.timeout(5_000))) ?? [];
+    const checks = (await exaModule.liveProbe?.(config.settings.exa, AbortSignal.timeout(5_000))) ?? [];
     expect(checks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(true);
     expect(checks[0]?.detail).toMatch(/1 result; Exa reports it cost \$0\.006; 449 requests left/);
     expect(fixture.requests[0]?.body).toMatchObject({ query: EXA_PROBE_QUERY, numResults: 1 });
     const refused = await exaModule.liveProbe?.(
-      { ...config.exa, apiKey: 'wrong-key-0000000' },
+      { ...config.settings.exa, apiKey: 'wrong-key-0000000' },
       AbortSignal.timeout(5_000),
     );
     expect(refused?.[0]).toMatchObject({ ok: false, detail: 'Exa rejected the API key (HTTP 401).' });

@@ -23,10 +23,22 @@ const ENVIRONMENT = {
 } as const satisfies EnvTable;
 
 /** Exa: its variables, identity, construction and doctor checks (ADR 0136). */
-export const exaModule: ProviderModule<ExaSettings> = {
+export const exaModule: ProviderModule<ExaSettings, 'exa'> = {
   id: 'exa',
+  name: 'Exa',
+  // A search of 1 to 25 results ($5 per 1,000); page text and highlights are billed on top of it,
+  // and each answer's `costDollars` says what Exa charged (docs/providers/exa.md).
+  price: {
+    costs: 'per-unit',
+    usd: 0.005,
+    unit: 'search',
+    asOf: '2026-12-07',
+    page: 'https://exa.ai/pricing',
+  },
+  docsPage: 'docs/providers/exa.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   accessVariable: 'EXA_API_KEY',
+  baseUrlVariable: 'EXA_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);
