@@ -3,11 +3,14 @@ import { dirname } from 'node:path';
 import {
   type BraveFixture,
   CANARY_API_KEY,
+  EXA_CANARY_API_KEY,
+  type ExaFixture,
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
   type SearxngFixture,
   startBraveFixture,
+  startExaFixture,
   startOpenAIFixture,
   startSearxngFixture,
   startTavilyFixture,
@@ -69,14 +72,16 @@ let brave: BraveFixture;
 let openai: OpenAIFixture;
 let searxng: SearxngFixture;
 let tavily: TavilyFixture;
+let exa: ExaFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng, tavily] = await Promise.all([
+  [brave, openai, searxng, tavily, exa] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
     startTavilyFixture(),
+    startExaFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -85,7 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), tavily?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), tavily?.close(), exa?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -104,12 +109,14 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   openai.reset();
   searxng.reset();
   tavily.reset();
+  exa.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
     tavily: { OPENMATES_PROVIDER: 'tavily', TAVILY_API_KEY: tavily.apiKey, TAVILY_BASE_URL: tavily.baseUrl },
+    exa: { OPENMATES_PROVIDER: 'exa', EXA_API_KEY: exa.apiKey, EXA_BASE_URL: exa.baseUrl },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
@@ -117,6 +124,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     local: undefined,
     searxng: () => searxng.requests.length,
     tavily: () => tavily.requests.length,
+    exa: () => exa.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -124,7 +132,13 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
-    tavily: () => tavily.requests.map(({ body }) => ({ query: {}, body })),
+    canaries: [
+      CANARY_API_KEY,
+      OPENAI_CANARY_API_KEY,
+      SEARXNG_CANARY_PASSWORD,
+      TAVILY_CANARY_API_KEY,
+      EXA_CANARY_API_KEY,
+    ],
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -133,6 +147,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   const environment: CaseEnvironment = {
     env: { ...env, ...testCase.env },
     canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, TAVILY_CANARY_API_KEY],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, EXA_CANARY_API_KEY],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
   if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);

@@ -1,6 +1,7 @@
 import type { ParityCase } from '../case.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
+import { exaCases } from './exa.ts';
 import { excerptCases } from './excerpts.ts';
 import { failoverCases } from './failover.ts';
 import { idsCorrelatedCases } from './ids-correlated.ts';
@@ -32,4 +33,5 @@ export const CASES: readonly ParityCase[] = [
   ...progressCases,
   ...excerptCases,
   ...pageCases,
+  ...exaCases,
 ];

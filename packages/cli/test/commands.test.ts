@@ -4,6 +4,7 @@ import {
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
   startBraveFixture,
+  startExaFixture,
   startOpenAIFixture,
   startSearxngFixture,
 } from '@openmates/fixtures';
@@ -279,6 +280,31 @@ describe('openmates doctor', () => {
     const report = JSON.parse(live.stdout) as { ok: boolean; checks: { name: string; ok: boolean }[] };
     expect(report.checks.filter((c) => c.name.startsWith('openai level')).every((c) => c.ok)).toBe(true);
     expect(live.code).toBe(0);
+  });
+
+  it('prints the Exa dry run with the key redacted, and probes Exa live only when asked', async () => {
+    const exa = await startExaFixture();
+    try {
+      const exaEnv = baseEnv({ EXA_API_KEY: exa.apiKey, EXA_BASE_URL: exa.baseUrl });
+      const dry = await runCli(['doctor', '--provider', 'exa', '--dry-run', '--json', '--query', 'rust'], exaEnv);
+      expect(dry.code).toBe(0);
+      expect(JSON.parse(dry.stdout)).toMatchObject({
+        method: 'POST',
+        url: `${exa.baseUrl}/search`,
+        headers: { 'x-api-key': '[redacted]' },
+        body: { query: 'rust' },
+      });
+      expect(dry.stdout).not.toContain(exa.apiKey);
+      const plain = await runCli(['doctor', '--provider', 'exa', '--json'], exaEnv);
+      expect(plain.code).toBe(0);
+      expect(exa.requests).toHaveLength(0);
+      const live = await runCli(['doctor', '--provider', 'exa', '--live', '--json'], exaEnv);
+      expect(live.code).toBe(0);
+      expect(exa.requests).toHaveLength(1);
+      expect(live.stdout).not.toContain(exa.apiKey);
+    } finally {
+      await exa.close();
+    }
   });
 });
 

@@ -203,6 +203,11 @@ export interface AnswerPage {
    * not respond): the group then fails as `provider_unavailable` with this message.
    */
   readonly emptyBecause?: string;
+  /**
+   * What the provider itself reports this call cost, in US dollars (Exa's `costDollars.total`), for
+   * usage accounting; never shown in a response. Absent when it reports none.
+   */
+  readonly costDollars?: number;
 }
 
 /** What the provider's answer says about its rate limits. */

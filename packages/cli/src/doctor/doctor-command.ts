@@ -36,23 +36,39 @@ export async function runDoctorCommand(
   stderr: NodeJS.WriteStream,
   env: Record<string, string | undefined>,
 ): Promise<number> {
-  if (options.dryRun) {
-    const { ConfigError, dryRunRequest, loadConfig, tavilyDryRun } = await import('@openmates/core');
-    const tavily = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) === 'tavily';
-    let config: import('@openmates/core').EngineConfig;
+  if (options.dryRun && options.provider !== undefined && options.provider !== 'openai') {
+    const { ConfigError, loadConfig } = await import('@openmates/core');
+    const id = options.provider;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: tavily ? 'tavily' : 'openai' });
+      const config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
+      const registry: import('@openmates/core').ProviderRegistry = config.registry;
+      const dryRun = registry[id]?.dryRun?.(config.settings[id], options.query);
+      if (dryRun === undefined) {
+        await write(stderr, `openmates doctor: --dry-run does not apply to the ${id} provider\n`);
+        return exitCode('invalid_request');
+      }
+      await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
+      return 0;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = tavily
-      ? tavilyDryRun(config.settings.tavily.baseUrl, options.query)
-      : dryRunRequest(
-          { query: options.query, country: 'US' },
-          { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
-        );
+  }
+  if (options.dryRun) {
+    const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    let config: import('@openmates/core').EngineConfig;
+    try {
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
+      return exitCode('not_configured');
+    }
+    const dryRun = dryRunRequest(
+      { query: options.query, country: 'US' },
+      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
+    );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }

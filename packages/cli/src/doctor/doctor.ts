@@ -21,7 +21,7 @@ export interface DoctorReport {
 export interface DoctorOptions {
   /** Check this provider instead of the selected one. */
   provider?: ProviderId;
-  /** Also run the provider's live probe (OpenAI and Tavily; may cost money). */
+  /** Also run the provider's live probe (where its module has one; may cost money). */
   live?: boolean;
 }
 

@@ -7,6 +7,17 @@ import type { Env, EnvTable } from '../shared/env-schema.ts';
  */
 export type ProviderOptions = Readonly<Record<string, never>>;
 
+/** The exact request one search would send, its secrets redacted, as `openmates doctor --dry-run` prints it. */
+export interface DryRunRequest {
+  /** The provider's id in its registry. */
+  readonly provider: string;
+  readonly recipient: string;
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
 /** What one billed unit of a provider costs on its default plan, and where the figure was read. */
 export interface UnitPrice {
   readonly costs: 'per-unit';
@@ -66,6 +77,8 @@ export interface ProviderModule<C, Id extends string = string> {
   configurationChecks(config: C, env: Env): DoctorCheck[];
   /** A check that runs a real, billed call (`openmates doctor --live`). */
   liveProbe?(config: C, signal: AbortSignal): Promise<DoctorCheck[]>;
+  /** The request one search for `query` would send, secrets redacted; sends nothing and needs no key. */
+  dryRun?(config: C, query: string): DryRunRequest;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ProviderId } from '@openmates/contract';
 import type { AnyEngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
 import { braveModule } from './brave/index.ts';
+import { exaModule } from './exa/index.ts';
 import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
 import type { ProviderModule, ProviderOptions } from './provider-module.ts';
@@ -30,6 +31,7 @@ export const PROVIDER_MODULES = {
   openai: openaiModule,
   searxng: searxngModule,
   tavily: tavilyModule,
+  exa: exaModule,
 } as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
 /** The production registry's type: the contract's ids, each with its module's settings. */

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "22247daaad469f934dc7d2bf8c7aa9c5b5ded293edabea67c1d5c716b521370a"
+CONTRACT_FINGERPRINT: Final = "79eee4de12cf0ab3743df2660ce969d5e4ef03de1bdda9fc2bfae3dd67c5bc69"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -530,7 +530,7 @@ class SkillInfoProvider(TypedDict):
     """The first provider listed: every group goes to it first, and requests are validated against it.
     """
 
-    id: Literal["local", "brave", "openai", "searxng", "tavily"]
+    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -538,7 +538,7 @@ class SkillInfoProvider(TypedDict):
 
 
 class SkillInfoProvidersItem(TypedDict):
-    id: Literal["local", "brave", "openai", "searxng", "tavily"]
+    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -674,8 +674,8 @@ class _HealthOptional(TypedDict, total=False):
 
 class Health(_HealthOptional):
     status: Literal["ok"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily"]]
+    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
@@ -684,8 +684,8 @@ class Readiness(TypedDict):
     """
 
     status: Literal["ready"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily"]]
+    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 

@@ -3,7 +3,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
-import { tavilyLiveProbe } from './doctor.ts';
+import { tavilyDryRun, tavilyLiveProbe } from './doctor.ts';
 import { createTavilyProvider, TAVILY_DEFAULT_BASE_URL } from './provider.ts';
 
 /** Tavily's part of the engine's configuration. */
@@ -57,4 +57,5 @@ export const tavilyModule: ProviderModule<TavilySettings, 'tavily'> = {
     endpointCheck(env, 'TAVILY_BASE_URL', settings.baseUrl),
   ],
   liveProbe: tavilyLiveProbe,
+  dryRun: (settings, query) => tavilyDryRun(settings.baseUrl, query),
 };
