@@ -132,13 +132,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
-    canaries: [
-      CANARY_API_KEY,
-      OPENAI_CANARY_API_KEY,
-      SEARXNG_CANARY_PASSWORD,
-      TAVILY_CANARY_API_KEY,
-      EXA_CANARY_API_KEY,
-    ],
+    tavily: () => tavily.requests.map(({ body }) => ({ query: {}, body })),
+    exa: () => exa.requests.map(({ body }) => ({ query: {}, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -146,8 +141,13 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   env.OPENMATES_PROVIDER = chain.join(',');
   const environment: CaseEnvironment = {
     env: { ...env, ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, TAVILY_CANARY_API_KEY],
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, EXA_CANARY_API_KEY],
+    canaries: [
+      CANARY_API_KEY,
+      OPENAI_CANARY_API_KEY,
+      SEARXNG_CANARY_PASSWORD,
+      TAVILY_CANARY_API_KEY,
+      EXA_CANARY_API_KEY,
+    ],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
   if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);
