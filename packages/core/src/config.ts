@@ -16,6 +16,7 @@ import {
 } from '@openmates/contract';
 import { z } from 'zod';
 import { processEnv } from './env.ts';
+import { type PriceOverrides, priceOverrides } from './prices.ts';
 import type { BraveSettings } from './providers/brave/settings.ts';
 import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
@@ -83,6 +84,8 @@ export interface EngineConfig {
    * first provider's). A provider not named here is not spaced.
    */
   providerRatesPerS: { [K in ProviderId]?: number };
+  /** US dollars per billed unit, over the providers' own prices (`OPENMATES_PRICES`, docs/usage-and-quotas.md). */
+  prices?: PriceOverrides;
   /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
@@ -228,6 +231,11 @@ export const ENGINE_ENVIRONMENT = {
       "Calls per second to a provider, evenly spaced, all replicas together; may be fractional (`1` for Brave's free plan). One number is the first provider's; `brave=1,searxng=5` sets each provider's.",
     schema: providerRates,
   },
+  OPENMATES_PRICES: {
+    description:
+      "US dollars per billed unit, by provider, over each provider's own price (docs/usage-and-quotas.md): `brave=0.005,openai=0.01`. Every answer's `usage` estimates its cost from them.",
+    schema: priceOverrides,
+  },
   OPENMATES_REQUEST_DEADLINE_MS: {
     description:
       'Milliseconds from the start of a request after which no new provider attempt starts (with several providers listed, no further failover).',
@@ -345,6 +353,7 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES,
     logLevel: e.OPENMATES_LOG_LEVEL,
   };
+  if (e.OPENMATES_PRICES) config.prices = e.OPENMATES_PRICES;
   const firstRate = providerRatesPerS[provider];
   if (firstRate !== undefined) config.providerRatePerS = firstRate;
   if (e.OPENMATES_REDIS_URL && e.OPENMATES_REDIS_SECRET)

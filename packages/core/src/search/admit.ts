@@ -47,6 +47,7 @@ export function admit(
   const group = admitted.groups[index] as ResultGroup;
   admitted.answeredBy[index] = member;
   if (members.length > 1) group.provider = run.redact((members[member ?? 0] as Member).provider.name);
+  group.usage = settled.usage;
   if ('error' in outcome) {
     group.error = outcome.error;
     admitted.retryAfterMs[index] = outcome.retryAfterMs;
