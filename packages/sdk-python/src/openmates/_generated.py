@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "865b23fd66f14359db120d4a77ee4d281913e5597c3d8c39980792013b48c0b1"
+CONTRACT_FINGERPRINT: Final = "cfb16d51b6676fa8d322ad1fa328153deae6d102d75e9c6a15c96a12c359c5e0"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -363,6 +363,39 @@ class GroupError(TypedDict):
     """A safe, human-readable message. Never raw provider text, headers or secrets."""
 
 
+class _GroupUsageOptional(TypedDict, total=False):
+    cost_usd: float
+    """Estimated US dollars: `billed` times the provider's price per unit (docs/usage-and-quotas.md,
+    `OPENMATES_PRICES`), or the cost the provider itself reported. Omitted when the price table does
+    not price the provider.
+    """
+    input_tokens: int
+    """Model input tokens a hosted provider reported for these calls; omitted when none were reported.
+    """
+    output_tokens: int
+    """Model output tokens a hosted provider reported for these calls; omitted when none were reported.
+    """
+
+
+class GroupUsage(_GroupUsageOptional):
+    """What this group cost; present on every group the engine finished, failed ones included."""
+
+    source: Literal["provider", "cache", "shared"]
+    """Where the group's answer came from: `provider` (calls made for it), `cache` (a stored answer, no
+    call), or `shared` (it rode on an identical call already in flight in the same process, no call
+    of its own).
+    """
+    calls: int
+    """Provider HTTP calls this group made, retries and further pages included; 0 for `cache` and
+    `shared`.
+    """
+    billed: float
+    """What the provider bills for those calls, in its own unit: calls (Brave, SearXNG, the local
+    index: free), a hosted model's searches as its receipt shows them (OpenAI), credits (Tavily), or
+    dollars as the provider reports them (Exa). 0 for `cache` and `shared`.
+    """
+
+
 class _ResultGroupOptional(TypedDict, total=False):
     provider: str
     """Who answered this group, as `provider` in skill info names it (for a failed group, the last
@@ -389,6 +422,7 @@ class _ResultGroupOptional(TypedDict, total=False):
     """How many results were removed from the end of this group to fit the response size ceiling.
     Omitted when none.
     """
+    usage: GroupUsage
 
 
 class ResultGroup(_ResultGroupOptional):
@@ -430,6 +464,24 @@ class SearchBudget(_SearchBudgetOptional):
     """Results removed from the end of the last groups to fit the response size ceiling."""
 
 
+class _UsageTotalsOptional(TypedDict, total=False):
+    cost_usd: float
+    """Estimated US dollars of the request: the sum of its groups' `cost_usd`; omitted when no group is
+    priced.
+    """
+
+
+class UsageTotals(_UsageTotalsOptional):
+    """What the whole request cost, summed over its groups' `usage`."""
+
+    calls: int
+    """Provider HTTP calls the request made: the sum of its groups' `calls`."""
+    from_cache: int
+    """Groups answered from the cache."""
+    shared: int
+    """Groups that rode on an identical call in flight."""
+
+
 class _WebSearchResponseOptional(TypedDict, total=False):
     suggestions_follow_up_requests: List[str]
     """Follow-up queries derived from what the provider returned; omitted when there is nothing real to
@@ -442,6 +494,7 @@ class _WebSearchResponseOptional(TypedDict, total=False):
     request_id: str
     """The server request id, for support."""
     budget: SearchBudget
+    usage: UsageTotals
 
 
 class WebSearchResponse(_WebSearchResponseOptional):
