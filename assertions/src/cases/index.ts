@@ -12,6 +12,7 @@ import { retryCases } from './retries.ts';
 import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
+import { usageCases } from './usage.ts';
 import { validatedCases } from './validated.ts';
 
 /** Every case of the parity suite. */
@@ -30,4 +31,5 @@ export const CASES: readonly ParityCase[] = [
   ...progressCases,
   ...excerptCases,
   ...pageCases,
+  ...usageCases,
 ];

@@ -2,8 +2,8 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = 'cfb16d51b6676fa8d322ad1fa328153deae6d102d75e9c6a15c96a12c359c5e0';
+export const CONTRACT_FINGERPRINT = 'cd32df268585e07527daf706094306d17c0ba457b768d944649faa60c21c1c6e';
 
 /** The ids of the assertion catalogue, in catalogue order. */
-export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;
+export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity', 'web-search.usage.counted'] as const;
 export type AssertionId = (typeof ASSERTION_IDS)[number];

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "cfb16d51b6676fa8d322ad1fa328153deae6d102d75e9c6a15c96a12c359c5e0"
+CONTRACT_FINGERPRINT: Final = "cd32df268585e07527daf706094306d17c0ba457b768d944649faa60c21c1c6e"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -87,6 +87,7 @@ AssertionId = Literal[
     "web-search.scope.domains-enforced",
     "web-search.scope.freshness-applied",
     "web-search.surface-parity",
+    "web-search.usage.counted",
 ]
 """The ids of the assertion catalogue every surface is tested against."""
 
@@ -101,6 +102,7 @@ ASSERTION_IDS: Tuple[AssertionId, ...] = (
     "web-search.scope.domains-enforced",
     "web-search.scope.freshness-applied",
     "web-search.surface-parity",
+    "web-search.usage.counted",
 )
 """Every assertion id, in catalogue order."""
 

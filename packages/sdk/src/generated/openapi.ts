@@ -996,7 +996,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "cfb16d51b6676fa8d322ad1fa328153deae6d102d75e9c6a15c96a12c359c5e0";
+export const CONTRACT_FINGERPRINT = "cd32df268585e07527daf706094306d17c0ba457b768d944649faa60c21c1c6e";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */
