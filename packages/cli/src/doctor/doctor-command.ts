@@ -38,7 +38,7 @@ export async function runDoctorCommand(
 ): Promise<number> {
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
     } catch (error) {
@@ -48,7 +48,7 @@ export async function runDoctorCommand(
     }
     const dryRun = dryRunRequest(
       { query: options.query, country: 'US' },
-      { baseUrl: config.openai.baseUrl, model: config.openai.model },
+      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
     );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
