@@ -84,8 +84,8 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
       // streams) loads on the first OpenAI answer, so a process searching another provider never pays for it.
       const { readReceipt } = await import('./transport.ts');
       const receipt = await readReceipt(answer, resolved.maxSearches, signal);
-      // OpenAI bills each web search the model ran: the receipt's completed calls.
-      return { ...answerFromReceipt(receipt, query.query), more: false, usage: { billed: receipt.calls.length } };
+      // OpenAI bills each web search the model ran, as the receipt shows them (page reads are not searches).
+      return { ...answerFromReceipt(receipt, query.query), more: false, usage: { billed: receipt.searches } };
     },
   };
   return {

@@ -21,6 +21,8 @@ export interface SearchReceipt {
   responseId: string;
   /** The final item of every completed `web_search_call`, in the order the calls started. */
   calls: WebSearchCallItem[];
+  /** How many of them were searches (page reads are not; a call whose action is not known is): what OpenAI bills. */
+  searches: number;
   /** Every answer annotation, in the order observed (stream events first, then final items). */
   annotations: ObservedAnnotation[];
   /** Final answer text per `itemId:contentIndex`; provisional deltas are never kept. */
@@ -212,5 +214,6 @@ function finish(observed: Observed): SearchReceipt {
   if (completed.length === 0)
     throw fail('OpenAI answered without a completed web search (no search receipt); the answer is not used.');
   checkAllowance(observed, false);
-  return { responseId, calls: completed, annotations, texts };
+  const searches = [...calls.values()].filter(isSearch).length;
+  return { responseId, calls: completed, searches, annotations, texts };
 }
