@@ -28,6 +28,7 @@ import {
   withDefault,
   withReader,
 } from './shared/env-schema.ts';
+import { providerRates, ratesNotUnderstood } from './shared/provider-rates.ts';
 
 export { ConfigError } from './shared/env-schema.ts';
 
@@ -120,52 +121,6 @@ const redisUrl = once(() =>
       .optional(),
   ),
 );
-
-const RATE_MESSAGE =
-  'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
-
-/**
- * `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. Whether each
- * name is a provider of the chain is `loadConfig`'s to say, against its registry.
- */
-const providerRates = once(() =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((text, ctx): Record<string, number> | number | undefined => {
-        const rate = (s: string) => {
-          const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
-          return n > 0 && Number.isFinite(n) ? n : undefined;
-        };
-        const trimmed = text.trim();
-        if (!trimmed.includes('=')) {
-          const n = rate(trimmed);
-          if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
-          return n;
-        }
-        const rates: Record<string, number> = {};
-        for (const entry of trimmed.split(',')) {
-          const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
-          const id = name.toLowerCase();
-          const n = rate(value);
-          if (rest.length > 0 || id === '' || n === undefined) {
-            ctx.addIssue({ code: 'custom', message: notUnderstood(entry) });
-            return undefined;
-          }
-          if (Object.hasOwn(rates, id)) {
-            ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
-            return undefined;
-          }
-          rates[id] = n;
-        }
-        return rates;
-      })
-      .optional(),
-  ),
-);
-
-const notUnderstood = (entry: string) => `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`;
 
 /**
  * The names `brave` or `brave,searxng,local` lists, lowercased, or what is wrong with it (a name
@@ -336,7 +291,7 @@ export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry =
   else {
     const rates = parsed.data.OPENMATES_PROVIDER_RATE_PER_S;
     const stranger = typeof rates === 'object' ? Object.entries(rates).find(([id]) => !known(id)) : undefined;
-    if (stranger) issues.push(notUnderstood(stranger.join('=')));
+    if (stranger) issues.push(ratesNotUnderstood(stranger.join('=')));
     const unpriced = Object.entries(parsed.data.OPENMATES_PRICES ?? {}).find(([id]) => !known(id));
     if (unpriced) issues.push(pricesNotUnderstood(unpriced.join('='), Object.keys(registry)));
   }
