@@ -85,7 +85,13 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
       const { readReceipt } = await import('./transport.ts');
       const receipt = await readReceipt(answer, resolved.maxSearches, signal);
       // OpenAI bills each web search the model ran, as the receipt shows them (page reads are not searches).
-      return { ...answerFromReceipt(receipt, query.query), more: false, usage: { billed: receipt.searches } };
+      const { input, output } = receipt.tokens;
+      const usage = {
+        billed: receipt.searches,
+        ...(input === undefined ? {} : { inputTokens: input }),
+        ...(output === undefined ? {} : { outputTokens: output }),
+      };
+      return { ...answerFromReceipt(receipt, query.query), more: false, usage };
     },
   };
   return {
