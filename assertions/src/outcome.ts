@@ -23,7 +23,28 @@ export interface OutcomeGroup {
   altered_query?: string;
   /** Present when the provider said more results exist past this page (a GUI offers "More results"). */
   more?: true;
+  /** What the group cost, as its `usage` says. */
+  usage?: OutcomeUsage;
   results: OutcomeResult[];
+}
+
+/** A group's `usage`, every field of it. */
+export interface OutcomeUsage {
+  source: string;
+  calls: number;
+  billed: number;
+  cost_usd?: number;
+}
+
+/** The outcome of a group's `usage` (token counts are the hosted provider's detail, not shown by every surface). */
+export function outcomeUsage(usage: {
+  source: string;
+  calls: number;
+  billed: number;
+  cost_usd?: number | undefined;
+}): OutcomeUsage {
+  const { source, calls, billed, cost_usd } = usage;
+  return cost_usd === undefined ? { source, calls, billed } : { source, calls, billed, cost_usd };
 }
 
 /** One result as every surface can express it. */
@@ -57,6 +78,7 @@ export function outcomeOfResponse(response: WebSearchResponse): Outcome {
       if (group.provider !== undefined) g.provider = group.provider;
       if (group.altered_query !== undefined) g.altered_query = group.altered_query;
       if (group.more === true) g.more = true;
+      if (group.usage !== undefined) g.usage = outcomeUsage(group.usage);
       return g;
     }),
   };

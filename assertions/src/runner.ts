@@ -15,7 +15,7 @@ import type { CaseRun } from './report.ts';
 
 /** Throws with a readable message when `outcome` is not what the case expects. */
 /**
- * The outcome as an exact expectation states it: a group's `more` and `altered_query` only where the
+ * The outcome as an exact expectation states it: a group's `more`, `altered_query` and `usage` only where the
  * expected group names them (a case about them says them; every other case leaves them to the
  * columns' agreement, which compares whole outcomes).
  */
@@ -24,9 +24,10 @@ function asExpected(outcome: Outcome, expected: Outcome): Outcome {
     ...outcome,
     groups: outcome.groups.map((group, i) => {
       const want = expected.groups[i];
-      const { more, altered_query, ...rest } = group;
+      const { more, altered_query, usage, ...rest } = group;
       return {
         ...rest,
+        ...(want && 'usage' in want && usage !== undefined ? { usage } : {}),
         ...(want && 'more' in want && more !== undefined ? { more } : {}),
         ...(want && 'altered_query' in want && altered_query !== undefined ? { altered_query } : {}),
       };

@@ -91,6 +91,38 @@ export const GroupErrorSchema = z
   .openapi('GroupError');
 export type GroupError = z.infer<typeof GroupErrorSchema>;
 
+export const USAGE_SOURCES = ['provider', 'cache', 'shared'] as const;
+
+export const GroupUsageSchema = z
+  .strictObject({
+    source: z.enum(USAGE_SOURCES).openapi({
+      description:
+        "Where the group's answer came from: `provider` (calls made for it), `cache` (a stored answer, no call), or `shared` (it rode on an identical call already in flight in the same process, no call of its own).",
+    }),
+    calls: z.int().min(0).openapi({
+      description:
+        'Provider HTTP calls this group made, retries and further pages included; 0 for `cache` and `shared`.',
+    }),
+    billed: z.number().min(0).openapi({
+      description:
+        "What the provider bills for those calls, in its own unit: calls (Brave, SearXNG, the local index: free), a hosted model's searches as its receipt shows them (OpenAI), credits (Tavily), or dollars as the provider reports them (Exa). 0 for `cache` and `shared`.",
+    }),
+    cost_usd: z.number().min(0).optional().openapi({
+      description:
+        "Estimated US dollars: `billed` times the provider's price per unit (docs/usage-and-quotas.md, `OPENMATES_PRICES`), or the cost the provider itself reported. Omitted when the price table does not price the provider.",
+    }),
+    input_tokens: z.int().min(0).optional().openapi({
+      description: 'Model input tokens a hosted provider reported for these calls; omitted when none were reported.',
+    }),
+    output_tokens: z.int().min(0).optional().openapi({
+      description: 'Model output tokens a hosted provider reported for these calls; omitted when none were reported.',
+    }),
+  })
+  .openapi('GroupUsage', {
+    description: 'What answering one group cost: where the answer came from, the calls made and what they bill.',
+  });
+export type GroupUsage = z.infer<typeof GroupUsageSchema>;
+
 export const ResultGroupSchema = z
   .strictObject({
     id: IdSchema,
@@ -115,6 +147,9 @@ export const ResultGroupSchema = z
     results_fitted_out: z.int().min(1).optional().openapi({
       description:
         'How many results were removed from the end of this group to fit the response size ceiling. Omitted when none.',
+    }),
+    usage: GroupUsageSchema.optional().openapi({
+      description: 'What this group cost; present on every group the engine finished, failed ones included.',
     }),
   })
   .refine((g) => g.error === undefined || g.results.length === 0, {
@@ -155,6 +190,22 @@ export const SearchBudgetSchema = z
   });
 export type SearchBudget = z.infer<typeof SearchBudgetSchema>;
 
+export const UsageTotalsSchema = z
+  .strictObject({
+    calls: z
+      .int()
+      .min(0)
+      .openapi({ description: "Provider HTTP calls the request made: the sum of its groups' `calls`." }),
+    from_cache: z.int().min(0).openapi({ description: 'Groups answered from the cache.' }),
+    shared: z.int().min(0).openapi({ description: 'Groups that rode on an identical call in flight.' }),
+    cost_usd: z.number().min(0).optional().openapi({
+      description:
+        "Estimated US dollars of the request: the sum of its groups' `cost_usd`; omitted when no group is priced.",
+    }),
+  })
+  .openapi('UsageTotals', { description: "What the whole request cost, summed over its groups' `usage`." });
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
 export const WebSearchResponseSchema = z
   .strictObject({
     results: z
@@ -184,6 +235,7 @@ export const WebSearchResponseSchema = z
     }),
     request_id: z.string().optional().openapi({ description: 'The server request id, for support.' }),
     budget: SearchBudgetSchema.optional(),
+    usage: UsageTotalsSchema.optional(),
   })
   .openapi('WebSearchResponse', {
     description: 'One result group per request item, in request order.',

@@ -14,6 +14,7 @@ import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
 import { tavilyCases } from './tavily.ts';
+import { usageCases } from './usage.ts';
 import { validatedCases } from './validated.ts';
 
 /** Every case of the parity suite. */
@@ -34,4 +35,5 @@ export const CASES: readonly ParityCase[] = [
   ...excerptCases,
   ...pageCases,
   ...exaCases,
+  ...usageCases,
 ];

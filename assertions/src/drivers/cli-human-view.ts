@@ -144,7 +144,8 @@ export function cliHumanView(stdout: string, stderr = ''): PersonView | PersonLi
     const cut = CUT.exec(line);
     const fitted = /^Removed to fit the response size: (.*)\.$/.exec(line);
     const provider = /^Results from (.*)$/.exec(line);
-    if (line === '' || line === 'Related searches:') continue;
+    // The usage line (calls, cache, estimate): checked against the document by the CLI's own tests.
+    if (line === '' || line === 'Related searches:' || /^Usage: \d+ provider calls?( · .*)?\.$/.test(line)) continue;
     if (line.startsWith('  - ')) view.suggestions.push(line.slice(4));
     else if (error) view.error = { message: error[2] ?? '', ...(error[1] ? { code: error[1] } : {}) };
     else if (spent)

@@ -10,7 +10,7 @@ import {
   startReplica,
 } from '@openmates/fixtures';
 import type { CaseEnvironment, DriverResult, ParityCase, SurfaceDriver } from '../case.ts';
-import { canonicalOutcome, outcomeOfError, outcomeOfResponse } from '../outcome.ts';
+import { canonicalOutcome, type Outcome, outcomeOfError, outcomeOfResponse } from '../outcome.ts';
 import { transcriptOf } from './case-engine.ts';
 
 const BIN = fileURLToPath(new URL('../../../packages/cli/bin/run.js', import.meta.url));
@@ -115,6 +115,12 @@ export function createClusterDriver(): SurfaceDriver {
     };
   }
 
+  /** An outcome without its groups' usage. */
+  const withoutUsage = (outcome: Outcome): Outcome => ({
+    ...outcome,
+    groups: outcome.groups.map(({ usage: _, ...group }) => group),
+  });
+
   return {
     surface: 'cluster',
     supports: () => true,
@@ -136,11 +142,19 @@ export function createClusterDriver(): SurfaceDriver {
         throw new Error(
           `${testCase.name}: replica ${replicaOf(first.requestId) + 1} answered both requests; round-robin sends one to each`,
         );
-      if (canonicalOutcome(first.outcome) !== canonicalOutcome(second.outcome))
+      // The second answer says where it came from (the shared cache): the rest of it is the first's.
+      if (canonicalOutcome(withoutUsage(first.outcome)) !== canonicalOutcome(withoutUsage(second.outcome)))
         throw new Error(
           `${testCase.name}: the replicas disagree\nfirst:  ${canonicalOutcome(first.outcome)}\nsecond: ${canonicalOutcome(second.outcome)}`,
         );
       const whole = first.status === 200 && first.outcome.groups.every((g) => g.errorCode === undefined);
+      const notCached = second.outcome.groups.find(
+        (g) => g.usage !== undefined && (g.usage.source !== 'cache' || g.usage.calls !== 0),
+      );
+      if (whole && notCached)
+        throw new Error(
+          `${testCase.name}: the second replica's group ${JSON.stringify(notCached.id)} says ${JSON.stringify(notCached.usage)}, not the shared cache with no call`,
+        );
       if (whole && callsAfterFirst !== undefined && callsAfterSecond !== callsAfterFirst)
         throw new Error(
           `${testCase.name}: the second replica called the provider again (${callsAfterFirst} then ${callsAfterSecond} calls) instead of answering from the shared cache`,

@@ -1,5 +1,6 @@
 import {
   type ErrorCode,
+  type GroupUsage,
   LIST_SEPARATOR,
   REQUEST_FIELDS,
   type RequestField,
@@ -8,7 +9,7 @@ import {
 } from '@openmates/contract';
 import { handler as guiHandler } from '@openmates/web/handler';
 import type { CaseEnvironment, DriverResult, ParityCase, Surface, SurfaceDriver } from '../case.ts';
-import { type Outcome, type OutcomeGroup, outcomeResult } from '../outcome.ts';
+import { type Outcome, type OutcomeGroup, outcomeResult, outcomeUsage } from '../outcome.ts';
 import {
   FITTED_KEYS,
   type FittedKey,
@@ -175,6 +176,7 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         provider: section.getAttribute('data-group-provider'),
         altered: section.querySelector('[data-field="altered_query"]')?.textContent ?? null,
         more: section.querySelector('[data-more-results]') !== null,
+        usage: section.querySelector('[data-usage]')?.getAttribute('data-usage') ?? null,
         results: [...section.querySelectorAll('[data-result]')].map((result) => ({
           url: result.querySelector('a[href]')?.getAttribute('href') ?? '',
           title: result.querySelector('[data-title]')?.textContent ?? '',
@@ -205,6 +207,7 @@ export async function readOutcome(page: BrowserPage, items: readonly FormItem[])
         ...(g.provider ? { provider: g.provider } : {}),
         ...(g.altered !== null ? { altered_query: g.altered } : {}),
         ...(g.more ? { more: true as const } : {}),
+        ...(g.usage !== null ? { usage: outcomeUsage(JSON.parse(g.usage) as GroupUsage) } : {}),
       };
     }),
   };

@@ -2,8 +2,8 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = '79eee4de12cf0ab3743df2660ce969d5e4ef03de1bdda9fc2bfae3dd67c5bc69';
+export const CONTRACT_FINGERPRINT = '53482e4dba04657ba21401257849e7efcc820e4bbedea0dc31e4681a77f7edfd';
 
 /** The ids of the assertion catalogue, in catalogue order. */
-export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;
+export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity', 'web-search.usage.counted'] as const;
 export type AssertionId = (typeof ASSERTION_IDS)[number];

@@ -83,3 +83,19 @@ describe('renderHuman: results as a search engine shows them', () => {
     expect(text).toContain('Removed to fit the response size: 4 excerpts.');
   });
 });
+
+describe('renderHuman: what the search cost', () => {
+  it('prints one dim line of calls, cache and shared answers, and the estimate', () => {
+    const costly: WebSearchResponse = {
+      ...response,
+      usage: { calls: 1, from_cache: 1, shared: 1, cost_usd: 0.005 },
+    };
+    const text = renderHuman(costly, { width: 200, color: false, queries: ['fetch'] });
+    expect(text.split('\n')).toContain('Usage: 1 provider call · 1 from the cache · 1 shared · about $0.005.');
+    const cached: WebSearchResponse = { ...response, usage: { calls: 0, from_cache: 1, shared: 0 } };
+    expect(renderHuman(cached, { width: 200, color: false, queries: ['fetch'] })).toContain(
+      'Usage: 0 provider calls · 1 from the cache.',
+    );
+    expect(renderHuman(response, { width: 200, color: false, queries: ['fetch'] })).not.toContain('Usage:');
+  });
+});

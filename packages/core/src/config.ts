@@ -14,6 +14,7 @@ import {
 } from '@openmates/contract';
 import { z } from 'zod';
 import { processEnv } from './env.ts';
+import { type PriceOverrides, priceOverrides, pricesNotUnderstood } from './prices.ts';
 import type { ProviderRegistry, RegistryId, SettingsOf } from './providers/provider-module.ts';
 import { PROVIDER_MODULES, type Providers } from './providers/registry.ts';
 import {
@@ -27,6 +28,7 @@ import {
   withDefault,
   withReader,
 } from './shared/env-schema.ts';
+import { providerRates, ratesNotUnderstood } from './shared/provider-rates.ts';
 
 export { ConfigError } from './shared/env-schema.ts';
 
@@ -90,6 +92,8 @@ export interface AnyEngineConfig {
    * first provider's). A provider not named here is not spaced.
    */
   providerRatesPerS: { readonly [id: string]: number | undefined };
+  /** US dollars per billed unit, over the providers' own prices (`OPENMATES_PRICES`, docs/usage-and-quotas.md). */
+  prices?: PriceOverrides;
   /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
@@ -117,52 +121,6 @@ const redisUrl = once(() =>
       .optional(),
   ),
 );
-
-const RATE_MESSAGE =
-  'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
-
-/**
- * `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. Whether each
- * name is a provider of the chain is `loadConfig`'s to say, against its registry.
- */
-const providerRates = once(() =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((text, ctx): Record<string, number> | number | undefined => {
-        const rate = (s: string) => {
-          const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
-          return n > 0 && Number.isFinite(n) ? n : undefined;
-        };
-        const trimmed = text.trim();
-        if (!trimmed.includes('=')) {
-          const n = rate(trimmed);
-          if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
-          return n;
-        }
-        const rates: Record<string, number> = {};
-        for (const entry of trimmed.split(',')) {
-          const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
-          const id = name.toLowerCase();
-          const n = rate(value);
-          if (rest.length > 0 || id === '' || n === undefined) {
-            ctx.addIssue({ code: 'custom', message: notUnderstood(entry) });
-            return undefined;
-          }
-          if (Object.hasOwn(rates, id)) {
-            ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
-            return undefined;
-          }
-          rates[id] = n;
-        }
-        return rates;
-      })
-      .optional(),
-  ),
-);
-
-const notUnderstood = (entry: string) => `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`;
 
 /**
  * The names `brave` or `brave,searxng,local` lists, lowercased, or what is wrong with it (a name
@@ -237,6 +195,11 @@ export const ENGINE_ENVIRONMENT = {
     description:
       "Calls per second to a provider, evenly spaced, all replicas together; may be fractional (`1` for Brave's free plan). One number is the first provider's; `brave=1,searxng=5` sets each provider's.",
     schema: providerRates,
+  },
+  OPENMATES_PRICES: {
+    description:
+      "US dollars per billed unit, by provider, over each provider's own price (docs/usage-and-quotas.md): `brave=0.005,openai=0.01`. Every answer's `usage` estimates its cost from them.",
+    schema: priceOverrides,
   },
   OPENMATES_REQUEST_DEADLINE_MS: {
     description:
@@ -328,7 +291,9 @@ export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry =
   else {
     const rates = parsed.data.OPENMATES_PROVIDER_RATE_PER_S;
     const stranger = typeof rates === 'object' ? Object.entries(rates).find(([id]) => !known(id)) : undefined;
-    if (stranger) issues.push(notUnderstood(stranger.join('=')));
+    if (stranger) issues.push(ratesNotUnderstood(stranger.join('=')));
+    const unpriced = Object.entries(parsed.data.OPENMATES_PRICES ?? {}).find(([id]) => !known(id));
+    if (unpriced) issues.push(pricesNotUnderstood(unpriced.join('='), Object.keys(registry)));
   }
   if (!selection.ok || !parsed.ok || unread || issues.length > 0) throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
@@ -366,6 +331,7 @@ export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry =
     maxResponseBytes: e.OPENMATES_MAX_RESPONSE_BYTES,
     logLevel: e.OPENMATES_LOG_LEVEL,
   };
+  if (e.OPENMATES_PRICES) config.prices = e.OPENMATES_PRICES;
   const firstRate = providerRatesPerS[provider];
   if (firstRate !== undefined) config.providerRatePerS = firstRate;
   if (e.OPENMATES_REDIS_URL && e.OPENMATES_REDIS_SECRET)

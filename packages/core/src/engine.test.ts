@@ -30,6 +30,7 @@ function braveEngine(env: Record<string, string> = {}, provider?: SearchProvider
     BRAVE_SEARCH_API_KEY: brave.apiKey,
     BRAVE_SEARCH_BASE_URL: brave.baseUrl,
     OPENMATES_CACHE_TTL_S: '0',
+    OPENMATES_PRICES: 'brave=0.005',
     OPENMATES_LOG_LEVEL: 'debug',
     ...env,
   });
@@ -45,6 +46,12 @@ function braveEngine(env: Record<string, string> = {}, provider?: SearchProvider
 }
 
 const refused = (promise: Promise<unknown>) => rejectionOf(promise, EngineError);
+
+/** A response's JSON without its `usage`, the response's and each group's (a cache hit's differs from its miss's). */
+function withoutUsage(json: string): unknown {
+  const { usage: _, results, ...rest } = JSON.parse(json) as WebSearchResponse;
+  return { ...rest, results: results.map(({ usage: __, ...group }) => group) };
+}
 
 describe('validation before any provider call', () => {
   it('refuses an invalid request without calling the provider', async () => {
@@ -104,8 +111,8 @@ describe('result groups', () => {
     const { engine } = braveEngine();
     const { response } = await engine.search({ requests: [{ query: 'empty x' }, { query: 'noweb y' }] });
     expect(response.results).toEqual([
-      { id: 1, results: [], more: false },
-      { id: 2, results: [], more: false },
+      { id: 1, results: [], more: false, usage: { source: 'provider', calls: 1, billed: 1, cost_usd: 0.005 } },
+      { id: 2, results: [], more: false, usage: { source: 'provider', calls: 1, billed: 1, cost_usd: 0.005 } },
     ]);
     expect(response.error).toBeUndefined();
   });
@@ -183,7 +190,9 @@ describe('provider errors are visible, never zero hits', () => {
     it(`maps "${query.split(' ')[0]}" to ${code}`, async () => {
       const { engine } = braveEngine();
       const { response } = await engine.search({ requests: [{ query }] });
-      expect(response.results).toEqual([{ id: 1, results: [], error: { code, message: expect.any(String) } }]);
+      expect(response.results).toEqual([
+        { id: 1, results: [], error: { code, message: expect.any(String) }, usage: expect.any(Object) },
+      ]);
       expect(response.code).toBe(code);
       expect(response.error).toMatch(/every query \(id 1\)/);
     });
@@ -208,6 +217,7 @@ describe('provider errors are visible, never zero hits', () => {
       id: 'slow',
       results: [],
       error: { code: 'provider_timeout', message: expect.any(String) },
+      usage: { source: 'provider', calls: 1, billed: 0, cost_usd: 0 },
     });
     expect(response.error).toBe(
       'The search failed for 1 of 2 queries (id "slow"): The search provider did not answer in time.',
@@ -282,11 +292,12 @@ describe('cache', () => {
     const hit = await engine.searchText(text, { requestId: 'same-id' });
     const parsed = await engine.search(JSON.parse(text), { requestId: 'same-id' });
     expect(brave.requests).toHaveLength(2);
-    expect(hit.json).toBe(miss.json);
-    expect(parsed.json).toBe(miss.json);
+    // The miss and the hit differ only in where their answers came from (`usage`).
+    expect(withoutUsage(hit.json)).toEqual(withoutUsage(miss.json));
+    expect(parsed.json).toBe(hit.json);
     expect(JSON.parse(hit.json)).toEqual(hit.response);
     const other = await engine.searchText(text, { requestId: 'other-id' });
-    expect(other.json).toBe(miss.json.replace('"same-id"', '"other-id"'));
+    expect(other.json).toBe(hit.json.replace('"same-id"', '"other-id"'));
   });
 
   it('refuses a body that is not JSON, and an invalid one every time it comes', async () => {
@@ -314,7 +325,9 @@ describe('cache', () => {
     const ran = await validated.run({ onGroup: (_group, index) => groups.push(index) });
     expect(groups).toEqual([0]);
     expect(brave.requests).toHaveLength(1);
-    expect(ran.json).toBe((await engine.searchText(text, { requestId: 'step-id' })).json);
+    expect(withoutUsage(ran.json)).toEqual(
+      withoutUsage((await engine.searchText(text, { requestId: 'step-id' })).json),
+    );
   });
 
   it('is off with OPENMATES_CACHE_TTL_S=0', async () => {

@@ -58,8 +58,24 @@ export interface RawCandidate {
 }
 
 /** A provider's answer to one query. An empty `candidates` list means "answered, found nothing". */
+/**
+ * What a provider's answer says it bills, beyond the call itself (docs/usage-and-quotas.md): each
+ * field absent when the answer says nothing of it.
+ */
+export interface AnswerUsage {
+  /** Billed units for this answer, in the provider's unit (default 1: the call): a hosted model's searches, credits. */
+  readonly billed?: number;
+  /** The cost in US dollars the provider itself reported (Exa's `costDollars`); wins over the price table. */
+  readonly costUsd?: number;
+  /** Model tokens a hosted provider reported. */
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
 export interface ProviderAnswer {
   candidates: RawCandidate[];
+  /** What the answer bills (default: one unit for the call). */
+  usage?: AnswerUsage;
   /** Queries the provider itself suggested (related searches, spelling corrections); untrusted. */
   suggestions?: unknown[];
   /** True when the provider said more results exist past this page (default false). */
@@ -192,6 +208,8 @@ export interface HttpRequest {
 /** One parsed answer page. */
 export interface AnswerPage {
   readonly candidates: readonly RawCandidate[];
+  /** What this page bills (default: one unit for its call). */
+  readonly usage?: AnswerUsage;
   /** Suggestions it carries (read from the first page only). */
   readonly suggestions?: readonly unknown[];
   /** What the provider searched for instead of the query sent, as it wrote it (read from the first page only). */

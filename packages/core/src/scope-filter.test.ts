@@ -362,7 +362,13 @@ describe('SearXNG: freshness and domains', () => {
     const pages = searxng.requests.filter((r) => r.path.endsWith('/search')).map((r) => r.query.pageno);
     expect(pages).toEqual(['1', '2', '3']);
     // The third page was full: SearXNG may hold more past it.
-    expect(response.results[0]).toEqual({ id: 1, results: [], more: true });
+    // Three pages are three calls, each billed one call of a provider that costs nothing.
+    expect(response.results[0]).toEqual({
+      id: 1,
+      results: [],
+      more: true,
+      usage: { source: 'provider', calls: 3, billed: 3, cost_usd: 0 },
+    });
     expect(response.budget?.calls_used).toBe(3);
   });
 

@@ -67,3 +67,23 @@ describe('the tool text of an altered query and further pages', () => {
     ]);
   });
 });
+
+describe('the tool text of where results came from', () => {
+  it('says, outside the boundary, which queries the cache answered', () => {
+    const token = 'e'.repeat(32);
+    const group = (id: number | string, source: 'provider' | 'cache') => ({
+      id,
+      results: [{ title: 'A page', url: 'https://example.org/a', description: '' }],
+      usage: { source, calls: source === 'cache' ? 0 : 1, billed: source === 'cache' ? 0 : 1 },
+    });
+    const response: WebSearchResponse = {
+      provider: 'Brave Search',
+      results: [group(1, 'provider'), group('b', 'cache')],
+    };
+    const lines = responseText(response, newBoundary(token)).split('\n');
+    const open = lines.indexOf(`<untrusted-search-results token="${token}">`);
+    expect(lines.slice(0, open)).toContain('From the cache, without a new provider call: query "b".');
+    const fresh = responseText({ ...response, results: [group(1, 'provider')] }, newBoundary(token));
+    expect(fresh).not.toContain('From the cache');
+  });
+});

@@ -87,3 +87,35 @@ describe('the display rules', () => {
     );
   });
 });
+
+describe('what a search cost', () => {
+  const group = (usage: ResultGroup['usage']): ResultGroup => ({ id: 1, results: [result()], usage });
+
+  it('says under each group whether the cache answered or what its calls cost', () => {
+    expect(groupCard(group({ source: 'provider', calls: 1, billed: 1, cost_usd: 0.005 })).usage).toEqual({
+      text: '1 provider call · about $0.005.',
+      data: '{"source":"provider","calls":1,"billed":1,"cost_usd":0.005}',
+    });
+    expect(groupCard(group({ source: 'provider', calls: 2, billed: 3 })).usage?.text).toBe(
+      '2 provider calls, 3 billed.',
+    );
+    expect(groupCard(group({ source: 'cache', calls: 0, billed: 0, cost_usd: 0 })).usage?.text).toBe(
+      'From the cache: no provider call.',
+    );
+    expect(groupCard(group({ source: 'shared', calls: 0, billed: 0 })).usage?.text).toBe(
+      'Shared an identical search already in flight: no call of its own.',
+    );
+    expect(groupCard({ id: 1, results: [] }).usage).toBeUndefined();
+  });
+
+  it('gives a total for the search', () => {
+    const response = { provider: 'Brave Search', results: [] };
+    expect(aboutCard({ ...response, usage: { calls: 3, from_cache: 1, shared: 0, cost_usd: 0.015 } }).usage).toBe(
+      'This search: 3 provider calls · 1 from the cache · about $0.015.',
+    );
+    expect(aboutCard({ ...response, usage: { calls: 1, from_cache: 0, shared: 1, cost_usd: 1.5 } }).usage).toBe(
+      'This search: 1 provider call · 1 shared · about $1.50.',
+    );
+    expect(aboutCard(response).usage).toBeUndefined();
+  });
+});

@@ -7,6 +7,7 @@ import {
   type WebSearchResult,
 } from '@openmates/contract';
 import { badgeClass, badgeLetter, hrefOf } from './link-and-badge.ts';
+import { groupUsageText, usageTotalsText } from './usage-words.ts';
 
 /**
  * What a person reads of a search, part by part, as plain strings: the GUI's Svelte markup and the
@@ -116,6 +117,11 @@ export interface GroupCard {
   altered: string | undefined;
   /** True when the provider said more results exist past this page: the card offers the next one. */
   more: boolean;
+  /**
+   * Where the answer came from and what it cost, under the group; `data` is the group's `usage` as
+   * JSON, for the page's `data-usage` attribute.
+   */
+  usage: { text: string; data: string } | undefined;
 }
 
 /** The words before an altered query, above the group's results. */
@@ -166,6 +172,7 @@ export function groupCard(group: ResultGroup, context: GroupContext = {}): Group
     notices,
     altered: group.error ? undefined : group.altered_query,
     more: !group.error && group.more === true,
+    usage: group.usage ? { text: groupUsageText(group.usage), data: JSON.stringify(group.usage) } : undefined,
   };
 }
 
@@ -202,6 +209,8 @@ export interface AboutCard {
   suggestions: string[];
   /** The fitting counts of the budget that are not zero. */
   fitted: { field: string; count: number; words: string }[];
+  /** What the whole search cost, in one sentence. */
+  usage: string | undefined;
 }
 
 /** The about card of a response. */
@@ -211,6 +220,7 @@ export function aboutCard(response: WebSearchResponse): AboutCard {
     provider: response.provider,
     suggestions: [...(response.suggestions_follow_up_requests ?? [])],
     fitted: response.budget ? fittedParts(response.budget) : [],
+    usage: response.usage ? usageTotalsText(response.usage) : undefined,
   };
 }
 

@@ -190,6 +190,24 @@ export function renderStatusFooter(options: Pick<RenderOptions, 'color'>): strin
   return styler(options.color)('dim', 'The results print here once every query has finished.');
 }
 
+/** US dollars as an estimate reads: two decimals from a dollar up, two significant digits below. */
+function usd(value: number): string {
+  return value >= 1 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
+}
+
+/**
+ * What the search cost, in one line (docs/usage-and-quotas.md): its provider calls, the queries
+ * answered from the cache or by an identical call in flight, and the estimate when priced.
+ */
+export function usageLine(response: Pick<WebSearchResponse, 'usage'>): string {
+  const totals = response.usage ?? { calls: 0, from_cache: 0, shared: 0 };
+  const parts = [`${totals.calls} provider ${plural(totals.calls, 'call', 'calls')}`];
+  if (totals.from_cache > 0) parts.push(`${totals.from_cache} from the cache`);
+  if (totals.shared > 0) parts.push(`${totals.shared} shared`);
+  if (totals.cost_usd !== undefined) parts.push(`about ${usd(totals.cost_usd)}`);
+  return `Usage: ${parts.join(' · ')}.`;
+}
+
 /** What follows the groups: the failure summary, related searches, the budget and the provider. */
 export function renderFooter(response: WebSearchResponse, options: Pick<RenderOptions, 'color'>): string {
   const style = styler(options.color);
@@ -201,6 +219,7 @@ export function renderFooter(response: WebSearchResponse, options: Pick<RenderOp
   const suggestions = response.suggestions_follow_up_requests ?? [];
   if (suggestions.length > 0) footer.push('Related searches:', ...suggestions.map((s) => `  - ${cleanText(s)}`));
   if (response.budget) footer.push(...budgetLines(response.budget).map((line) => style('dim', line)));
+  if (response.usage) footer.push(style('dim', usageLine(response)));
   footer.push(style('dim', `Results from ${cleanText(response.provider)}`));
   return `${footer.join('\n')}\n`;
 }

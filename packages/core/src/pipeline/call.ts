@@ -11,6 +11,7 @@ import { CALL_TIMEOUT } from '../providers/shared/status-errors.ts';
 import type { CachedCall } from '../result-cache.ts';
 import { scopeOf } from '../scope-filter.ts';
 import type { Clock, Member } from './members.ts';
+import { type Meter, meterAnswer } from './meter.ts';
 import { fetchPages, type PagingRun } from './pages.ts';
 import { CallTimeout, timed } from './timed.ts';
 import { fetchCountFor } from './window.ts';
@@ -65,17 +66,21 @@ export async function lookup(
   return cached;
 }
 
-/** The provider's answer: its run hook under the call's timeout, or its pages. */
-export function providerAnswer(
+/** The provider's answer: its run hook under the call's timeout (one call), or its pages; `meter` counts them. */
+export async function providerAnswer(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number }; meter?: Meter },
 ): Promise<ProviderAnswer> {
   const { translator } = member.provider;
   if (translator.kind === 'http') return fetchPages(run, member, query, options);
   const wallClock = run.clock.wallClock();
-  return timed(member.timeoutMs, run.signal, (signal) => translator.run(query, { signal, wallClock }));
+  const { meter } = options;
+  if (meter) meter.calls += 1;
+  const answer = await timed(member.timeoutMs, run.signal, (signal) => translator.run(query, { signal, wallClock }));
+  if (meter) meterAnswer(meter, answer.usage);
+  return answer;
 }
 
 /**
@@ -83,14 +88,14 @@ export function providerAnswer(
  * (a turn is worth waiting for only while a quarter of the timeout is left), its answer, the
  * results built and cached. Resolves to the results or a group error; `failover`: another provider
  * stands behind this one, so a rate limit fails at once instead of being waited out. `looked`: the
- * cache was already asked.
+ * cache was already asked. `meter` counts the calls made and what they bill.
  */
 export async function callMember(
   run: SearchRun,
   member: Member,
   item: NormalizedRequestItem,
   index: number,
-  options: { failover: boolean; looked?: { cached: CachedCall | undefined } },
+  options: { failover: boolean; looked?: { cached: CachedCall | undefined }; meter?: Meter },
 ): Promise<CallOutcome> {
   const cached = options.looked ? options.looked.cached : await lookup(run, member, item, index);
   if (cached) return cached;
@@ -105,7 +110,12 @@ export async function callMember(
   try {
     await member.gate?.acquire(started + (member.timeoutMs * 3) / 4 - clock.now(), run.signal);
     const query = { ...item, fetchCount: fetchCountFor(item) };
-    const answer = await providerAnswer(run, member, query, { rules, failover: options.failover, calls });
+    const answer = await providerAnswer(run, member, query, {
+      rules,
+      failover: options.failover,
+      calls,
+      ...(options.meter ? { meter: options.meter } : {}),
+    });
     return await answered(run, member, item, index, { answer, rules, started, calls: calls.count });
   } catch (error) {
     return failed(run, member, index, error, started);

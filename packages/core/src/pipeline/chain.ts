@@ -1,9 +1,11 @@
-import type { GroupErrorCode, NormalizedRequestItem } from '@openmates/contract';
+import type { GroupErrorCode, GroupUsage, NormalizedRequestItem } from '@openmates/contract';
 import { providerIssues } from '../capabilities.ts';
 import type { CachedCall } from '../result-cache.ts';
 import { rateLimitedError } from '../upstream-gate.ts';
 import { type CallOutcome, callMember, lookup, type SearchRun } from './call.ts';
+import { joinFlight, startFlight } from './flights.ts';
 import type { Member } from './members.ts';
+import { groupUsage, type Meter, newMeter } from './meter.ts';
 
 /**
  * The group error codes after which a group goes to the next provider of the chain: the provider's
@@ -21,6 +23,31 @@ const FAILOVER_CODES: ReadonlySet<GroupErrorCode> = new Set([
 export interface Settled {
   readonly outcome: CallOutcome;
   readonly member: number | undefined;
+  /** What answering it cost, over every provider tried. */
+  readonly usage: GroupUsage;
+}
+
+/** One provider's part of a group: the call it made (or the flight it joined, or its cache). */
+async function attempt(
+  run: SearchRun,
+  member: Member,
+  item: NormalizedRequestItem,
+  index: number,
+  options: { failover: boolean; looked: { cached: CachedCall | undefined }; meter: Meter },
+): Promise<{ outcome: CallOutcome; source: GroupUsage['source'] } | 'budget'> {
+  const { cached } = options.looked;
+  // An identical call in flight in this process answers this item too: no call, nothing debited (ADR 0146).
+  const joined = cached ? undefined : joinFlight(member.flights, item, run.signal);
+  if (joined) {
+    run.log.info({ event: 'provider_call', group: index, shared: true }, 'waiting for an identical call');
+    return { outcome: await joined, source: 'shared' };
+  }
+  if (!run.budget.debitCall()) return 'budget';
+  if (cached) return { outcome: cached, source: 'cache' };
+  const outcome = await startFlight(member.flights, item, run.signal, (signal) =>
+    callMember({ ...run, signal }, member, item, index, options),
+  );
+  return { outcome, source: 'provider' };
 }
 
 /** Why a later member is not tried for this group, or undefined when it is. */
@@ -55,7 +82,7 @@ async function pausedOrCached(run: SearchRun, member: Member, item: NormalizedRe
  * One group through the chain (ADR 0069): the first provider, then the next one while a call fails
  * as the provider's fault and the request's deadline has not passed. A later provider that cannot
  * apply the item is skipped, and so is one paused by a shared 429 while another stands behind it.
- * Every call made debits the budget.
+ * Every call made debits the budget; an item identical to a call in flight waits for it instead.
  */
 export async function settleGroup(
   run: SearchRun,
@@ -64,7 +91,9 @@ export async function settleGroup(
   index: number,
   deadline: number,
 ): Promise<Settled> {
-  let last: Settled | undefined;
+  let last: Omit<Settled, 'usage'> | undefined;
+  let source: GroupUsage['source'] = 'provider';
+  const metered: { meter: Meter; unitUsd: number | undefined }[] = [];
   for (let m = 0; m < members.length; m += 1) {
     const member = members[m] as Member;
     const failover = m < members.length - 1;
@@ -89,7 +118,11 @@ export async function settleGroup(
       }
       looked = state.looked;
     }
-    if (!run.budget.debitCall()) {
+    looked ??= { cached: await lookup(run, member, item, index) };
+    const meter = newMeter();
+    metered.push({ meter, unitUsd: member.unitUsd });
+    const attempted = await attempt(run, member, item, index, { failover, looked, meter });
+    if (attempted === 'budget') {
       if (last !== undefined) skipped('budget');
       last ??= {
         outcome: { error: { code: 'provider_error', message: 'The call budget of this request is spent.' } },
@@ -97,7 +130,8 @@ export async function settleGroup(
       };
       break;
     }
-    const outcome = await callMember(run, member, item, index, { failover, ...(looked ? { looked } : {}) });
+    const { outcome } = attempted;
+    source = attempted.source;
     last = { outcome, member: m };
     if (!('error' in outcome) || !failover || !FAILOVER_CODES.has(outcome.error.code)) break;
     if (outcome.error.code === 'provider_auth')
@@ -106,10 +140,12 @@ export async function settleGroup(
         'provider refused its credentials; the group goes to the next provider',
       );
   }
-  return (
-    last ?? {
+  const usage = groupUsage(source, metered);
+  return {
+    ...(last ?? {
       outcome: { error: { code: 'provider_error', message: 'No listed provider could take this query.' } },
       member: undefined,
-    }
-  );
+    }),
+    usage,
+  };
 }

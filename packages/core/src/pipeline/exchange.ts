@@ -3,6 +3,7 @@ import type { HttpAnswer } from '../providers/shared/http-client.ts';
 import { exchangeJson, retryAfterMs, sendRequest } from '../providers/shared/json-answer.ts';
 import { exchangeError, statusError } from '../providers/shared/status-errors.ts';
 import type { Clock, Member } from './members.ts';
+import { type Meter, meterAnswer } from './meter.ts';
 import { retryDecision } from './retry.ts';
 
 /** An answer's status and headers, and either its page or, for a refusal, its JSON body when it sent some. */
@@ -40,22 +41,26 @@ async function exchangeOnce(
  * by the translator (a JSON answer through the one bounded reader), retried by the one retry rule
  * (a 429 also pauses every replica through the member's gate), a refusal worded by the one status
  * table. `signal` is the page's own (its timeout and the caller); `endsAt` is when its time is up,
- * on `clock.now`.
+ * on `clock.now`. `meter` counts each exchange sent (retries included) and each page read.
  */
 export async function exchangePage(
   member: Member,
   query: ProviderQuery,
   page: PageRequest,
   signal: AbortSignal,
-  options: { clock: Clock; endsAt: number; failover: boolean },
+  options: { clock: Clock; endsAt: number; failover: boolean; meter?: Meter | undefined },
 ): Promise<AnswerPage> {
   const { provider, gate } = member;
   const translator = provider.translator as HttpTranslator;
   const request = translator.buildRequest(query, page);
   const { clock } = options;
   for (let attempt = 0; ; attempt += 1) {
+    if (options.meter) options.meter.calls += 1;
     const answer = await exchangeOnce(member, request, { query, page }, signal);
-    if ('page' in answer) return answer.page;
+    if ('page' in answer) {
+      if (options.meter) meterAnswer(options.meter, answer.page.usage);
+      return answer.page;
+    }
     const hints = translator.rateLimit?.(answer) ?? { waitMs: retryAfterMs(answer, clock.wallClock()) };
     const state = { attempt, remainingMs: options.endsAt - clock.now(), failover: options.failover };
     const decision = retryDecision(answer.status, hints.waitMs, provider.capabilities.retry, state);

@@ -1,10 +1,13 @@
 import { appliesFreshness } from '../capabilities.ts';
 import type { AnyEngineConfig } from '../config.ts';
+import { unitPriceUsd } from '../prices.ts';
 import type { SearchProvider } from '../provider.ts';
 import { providerIdentity } from '../providers/registry.ts';
 import { createMemoryResultCache, createRedisResultCache, type ResultCache } from '../result-cache.ts';
 import type { RedisLink } from '../shared/redis-link.ts';
 import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from '../upstream-gate.ts';
+import type { CallOutcome } from './call.ts';
+import type { Flights } from './flights.ts';
 
 /** The clocks a search runs on; injectable so tests never depend on wall time or real waits. */
 export interface Clock {
@@ -25,6 +28,10 @@ export interface Member {
   readonly gate: UpstreamGate | undefined;
   /** Whether it applies `freshness` itself (so undated results are kept). */
   readonly keepUndated: boolean;
+  /** Its calls in flight in this process, which an identical search waits for instead of calling (ADR 0146). */
+  readonly flights: Flights<CallOutcome>;
+  /** US dollars per billed unit (docs/usage-and-quotas.md); undefined when not priced. */
+  readonly unitUsd: number | undefined;
 }
 
 /**
@@ -76,6 +83,14 @@ export function createMembers(
       gate = redis
         ? createRedisUpstreamGate(ratePerS, identity, redis, clock.now, clock.sleep)
         : createMemoryUpstreamGate(ratePerS, clock.now, clock.sleep);
-    return { provider, timeoutMs, cache, gate, keepUndated: appliesFreshness(provider) };
+    return {
+      provider,
+      timeoutMs,
+      cache,
+      gate,
+      keepUndated: appliesFreshness(provider),
+      flights: new Map(),
+      unitUsd: unitPriceUsd(config, provider.id),
+    };
   });
 }

@@ -4,6 +4,7 @@ import type { AnswerPage, ProviderAnswer, ProviderQuery, RawCandidate } from '..
 import { ProviderError } from '../provider.ts';
 import { exchangePage } from './exchange.ts';
 import type { Clock, Member } from './members.ts';
+import type { Meter } from './meter.ts';
 import { timed } from './timed.ts';
 import { lastReachablePage, pageWindow } from './window.ts';
 
@@ -88,15 +89,15 @@ async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise
  * under its own, while fewer than `count` candidates pass every admission rule result building will
  * apply (`rules`: URL rules, secrets, scope, tabloids, repeats), the last page said there is more
  * and added something new, and the budget allows. A later page that fails ends paging with what the
- * earlier ones gathered. `calls` counts the calls made.
+ * earlier ones gathered. `calls` counts the pages asked for; `meter` the exchanges and what they bill.
  */
 export async function fetchPages(
   run: PagingRun,
   member: Member,
   query: ProviderQuery,
-  options: { rules: AdmissionRules; failover: boolean; calls: { count: number } },
+  options: { rules: AdmissionRules; failover: boolean; calls: { count: number }; meter?: Meter },
 ): Promise<ProviderAnswer> {
-  const { rules, failover, calls } = options;
+  const { rules, failover, calls, meter } = options;
   const base = { scoped: rules.scope !== undefined, wallClock: run.clock.wallClock() };
   const window = pageWindow(member.provider.capabilities, query, query.fetchCount);
   const last = window.first + window.size;
@@ -120,7 +121,7 @@ export async function fetchPages(
     let answer: AnswerPage;
     try {
       answer = await timed(member.timeoutMs, run.signal, (signal) =>
-        exchangePage(member, query, { page, first, ...base }, signal, { clock: run.clock, endsAt, failover }),
+        exchangePage(member, query, { page, first, ...base }, signal, { clock: run.clock, endsAt, failover, meter }),
       );
     } catch (error) {
       if (first || run.signal.aborted) throw error;

@@ -44,6 +44,8 @@ export async function queryProvider(
     cache: undefined,
     gate: options.gate,
     keepUndated: appliesFreshness(provider),
+    flights: new Map(),
+    unitUsd: undefined,
   };
   const budget = new BudgetSession({
     maxCalls: options.maxCalls ?? maxCallsPerQuery(provider),

@@ -199,7 +199,8 @@ describe('a provider that is only a translator and a capability table', () => {
     const { engine } = engineOn({ env: { OPENMATES_CACHE_TTL_S: '60' } });
     const first = (await engine.search(one('cached rust'))).response;
     const again = (await engine.search(one('cached rust'))).response;
-    expect(again.results).toEqual(first.results);
+    expect(again.results.map((g) => g.results)).toEqual(first.results.map((g) => g.results));
+    expect(again.results[0]?.usage).toMatchObject({ source: 'cache', calls: 0, billed: 0 });
     expect(findr.terms).toHaveLength(1);
   });
 

@@ -49,6 +49,7 @@ export function admit(
   const { group } = entry;
   entry.answeredBy = member;
   if (members.length > 1) group.provider = run.redact((members[member ?? 0] as Member).provider.name);
+  group.usage = settled.usage;
   if ('error' in outcome) {
     group.error = outcome.error;
     entry.retryAfterMs = outcome.retryAfterMs;

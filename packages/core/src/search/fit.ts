@@ -2,6 +2,7 @@ import {
   type GroupErrorCode,
   MAX_ERROR_MESSAGE_LENGTH,
   type ResultGroup,
+  type UsageTotals,
   type WebSearchResponse,
 } from '@openmates/contract';
 import { mergeSuggestions } from '../build-results.ts';
@@ -10,6 +11,7 @@ import { fitResponseJson, ResponseTooLargeError } from '../fit-response.ts';
 import { truncate } from '../hygiene/index.ts';
 import type { SearchRun } from '../pipeline/call.ts';
 import type { Member } from '../pipeline/members.ts';
+import { roundUsd } from '../pipeline/meter.ts';
 import type { Admitted } from './admit.ts';
 
 /** A search's response, the JSON that fitting measured, and the wait to advise when only rate limits failed it. */
@@ -54,6 +56,21 @@ function answeredNames(members: readonly Member[], admitted: Admitted): string {
   return names.length > 0 ? names.join(', ') : first;
 }
 
+/** The request's usage: its groups' summed. */
+function usageTotals(groups: readonly ResultGroup[]): UsageTotals {
+  const totals: UsageTotals = { calls: 0, from_cache: 0, shared: 0 };
+  let usd: number | undefined;
+  for (const { usage } of groups) {
+    if (!usage) continue;
+    totals.calls += usage.calls;
+    if (usage.source === 'cache') totals.from_cache += 1;
+    if (usage.source === 'shared') totals.shared += 1;
+    if (usage.cost_usd !== undefined) usd = (usd ?? 0) + usage.cost_usd;
+  }
+  if (usd !== undefined) totals.cost_usd = roundUsd(usd);
+  return totals;
+}
+
 /** The whole response before fitting: groups, provider, suggestions, the error summary and the budget. */
 function assemble(run: SearchRun, members: readonly Member[], admitted: Admitted, requestId: string) {
   const groups = admitted.map((entry) => entry.group);
@@ -76,6 +93,7 @@ function assemble(run: SearchRun, members: readonly Member[], admitted: Admitted
     suggestions_fitted_out: 0,
     results_fitted_out: 0,
   };
+  response.usage = usageTotals(groups);
   return { response, code: failure?.code };
 }
 

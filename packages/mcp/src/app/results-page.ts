@@ -119,6 +119,8 @@ function groupSection(card: GroupCard, query: string | undefined, index: number)
     ),
     // The host runs the tool again for a next page; the page only says one exists.
     card.more && h('p', { class: 'more', 'data-field': 'more', 'data-more-results': '' }, MORE_AVAILABLE),
+    // Where the answer came from and what it cost (docs/usage-and-quotas.md).
+    card.usage && h('p', { class: 'usage', 'data-usage': card.usage.data }, card.usage.text),
   );
 }
 
@@ -156,6 +158,7 @@ function responseView(response: WebSearchResponse, items: readonly CallItem[]): 
       'div',
       { class: 'about', 'data-about': '' },
       h('p', {}, 'Answered by ', field('provider', about.provider)),
+      about.usage !== undefined && h('p', { class: 'usage', 'data-usage-total': '' }, about.usage),
       about.fitted.length > 0 &&
         h(
           'p',

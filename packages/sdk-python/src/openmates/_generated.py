@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "79eee4de12cf0ab3743df2660ce969d5e4ef03de1bdda9fc2bfae3dd67c5bc69"
+CONTRACT_FINGERPRINT: Final = "53482e4dba04657ba21401257849e7efcc820e4bbedea0dc31e4681a77f7edfd"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -87,6 +87,7 @@ AssertionId = Literal[
     "web-search.scope.domains-enforced",
     "web-search.scope.freshness-applied",
     "web-search.surface-parity",
+    "web-search.usage.counted",
 ]
 """The ids of the assertion catalogue every surface is tested against."""
 
@@ -101,6 +102,7 @@ ASSERTION_IDS: Tuple[AssertionId, ...] = (
     "web-search.scope.domains-enforced",
     "web-search.scope.freshness-applied",
     "web-search.surface-parity",
+    "web-search.usage.counted",
 )
 """Every assertion id, in catalogue order."""
 
@@ -363,6 +365,39 @@ class GroupError(TypedDict):
     """A safe, human-readable message. Never raw provider text, headers or secrets."""
 
 
+class _GroupUsageOptional(TypedDict, total=False):
+    cost_usd: float
+    """Estimated US dollars: `billed` times the provider's price per unit (docs/usage-and-quotas.md,
+    `OPENMATES_PRICES`), or the cost the provider itself reported. Omitted when the price table does
+    not price the provider.
+    """
+    input_tokens: int
+    """Model input tokens a hosted provider reported for these calls; omitted when none were reported.
+    """
+    output_tokens: int
+    """Model output tokens a hosted provider reported for these calls; omitted when none were reported.
+    """
+
+
+class GroupUsage(_GroupUsageOptional):
+    """What this group cost; present on every group the engine finished, failed ones included."""
+
+    source: Literal["provider", "cache", "shared"]
+    """Where the group's answer came from: `provider` (calls made for it), `cache` (a stored answer, no
+    call), or `shared` (it rode on an identical call already in flight in the same process, no call
+    of its own).
+    """
+    calls: int
+    """Provider HTTP calls this group made, retries and further pages included; 0 for `cache` and
+    `shared`.
+    """
+    billed: float
+    """What the provider bills for those calls, in its own unit: calls (Brave, SearXNG, the local
+    index: free), a hosted model's searches as its receipt shows them (OpenAI), credits (Tavily), or
+    dollars as the provider reports them (Exa). 0 for `cache` and `shared`.
+    """
+
+
 class _ResultGroupOptional(TypedDict, total=False):
     provider: str
     """Who answered this group, as `provider` in skill info names it (for a failed group, the last
@@ -389,6 +424,7 @@ class _ResultGroupOptional(TypedDict, total=False):
     """How many results were removed from the end of this group to fit the response size ceiling.
     Omitted when none.
     """
+    usage: GroupUsage
 
 
 class ResultGroup(_ResultGroupOptional):
@@ -430,6 +466,24 @@ class SearchBudget(_SearchBudgetOptional):
     """Results removed from the end of the last groups to fit the response size ceiling."""
 
 
+class _UsageTotalsOptional(TypedDict, total=False):
+    cost_usd: float
+    """Estimated US dollars of the request: the sum of its groups' `cost_usd`; omitted when no group is
+    priced.
+    """
+
+
+class UsageTotals(_UsageTotalsOptional):
+    """What the whole request cost, summed over its groups' `usage`."""
+
+    calls: int
+    """Provider HTTP calls the request made: the sum of its groups' `calls`."""
+    from_cache: int
+    """Groups answered from the cache."""
+    shared: int
+    """Groups that rode on an identical call in flight."""
+
+
 class _WebSearchResponseOptional(TypedDict, total=False):
     suggestions_follow_up_requests: List[str]
     """Follow-up queries derived from what the provider returned; omitted when there is nothing real to
@@ -442,6 +496,7 @@ class _WebSearchResponseOptional(TypedDict, total=False):
     request_id: str
     """The server request id, for support."""
     budget: SearchBudget
+    usage: UsageTotals
 
 
 class WebSearchResponse(_WebSearchResponseOptional):

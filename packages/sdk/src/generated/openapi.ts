@@ -292,6 +292,7 @@ export interface components {
             sources_cut?: number;
             /** @description How many results were removed from the end of this group to fit the response size ceiling. Omitted when none. */
             results_fitted_out?: number;
+            usage?: components["schemas"]["GroupUsage"];
         };
         GroupError: {
             code: components["schemas"]["GroupErrorCode"];
@@ -300,6 +301,24 @@ export interface components {
         };
         /** @enum {string} */
         GroupErrorCode: "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable";
+        /** @description What this group cost; present on every group the engine finished, failed ones included. */
+        GroupUsage: {
+            /**
+             * @description Where the group's answer came from: `provider` (calls made for it), `cache` (a stored answer, no call), or `shared` (it rode on an identical call already in flight in the same process, no call of its own).
+             * @enum {string}
+             */
+            source: "provider" | "cache" | "shared";
+            /** @description Provider HTTP calls this group made, retries and further pages included; 0 for `cache` and `shared`. */
+            calls: number;
+            /** @description What the provider bills for those calls, in its own unit: calls (Brave, SearXNG, the local index: free), a hosted model's searches as its receipt shows them (OpenAI), credits (Tavily), or dollars as the provider reports them (Exa). 0 for `cache` and `shared`. */
+            billed: number;
+            /** @description Estimated US dollars: `billed` times the provider's price per unit (docs/usage-and-quotas.md, `OPENMATES_PRICES`), or the cost the provider itself reported. Omitted when the price table does not price the provider. */
+            cost_usd?: number;
+            /** @description Model input tokens a hosted provider reported for these calls; omitted when none were reported. */
+            input_tokens?: number;
+            /** @description Model output tokens a hosted provider reported for these calls; omitted when none were reported. */
+            output_tokens?: number;
+        };
         /** @description One result group per request item, in request order. */
         WebSearchResponse: {
             results: components["schemas"]["ResultGroup"][];
@@ -316,6 +335,7 @@ export interface components {
             /** @description The server request id, for support. */
             request_id?: string;
             budget?: components["schemas"]["SearchBudget"];
+            usage?: components["schemas"]["UsageTotals"];
         };
         /** @description What this request spent and what was cut. Calls complete concurrently and their results are admitted in the order the calls completed, not in request order, until the distinct-source budget is spent; then notes, suggestions, page excerpts and results (in that order, from the end) are removed until the response fits its size ceiling. */
         SearchBudget: {
@@ -335,6 +355,17 @@ export interface components {
             extra_snippets_fitted_out?: number;
             /** @description Results removed from the end of the last groups to fit the response size ceiling. */
             results_fitted_out: number;
+        };
+        /** @description What the whole request cost, summed over its groups' `usage`. */
+        UsageTotals: {
+            /** @description Provider HTTP calls the request made: the sum of its groups' `calls`. */
+            calls: number;
+            /** @description Groups answered from the cache. */
+            from_cache: number;
+            /** @description Groups that rode on an identical call in flight. */
+            shared: number;
+            /** @description Estimated US dollars of the request: the sum of its groups' `cost_usd`; omitted when no group is priced. */
+            cost_usd?: number;
         };
         /** @description The body of every non-2xx answer except 502. */
         ErrorResponse: {
@@ -495,8 +526,10 @@ export type MetaUrl = components['schemas']['MetaUrl'];
 export type ResultGroup = components['schemas']['ResultGroup'];
 export type GroupError = components['schemas']['GroupError'];
 export type GroupErrorCode = components['schemas']['GroupErrorCode'];
+export type GroupUsage = components['schemas']['GroupUsage'];
 export type WebSearchResponse = components['schemas']['WebSearchResponse'];
 export type SearchBudget = components['schemas']['SearchBudget'];
+export type UsageTotals = components['schemas']['UsageTotals'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type Issue = components['schemas']['Issue'];
@@ -963,7 +996,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "79eee4de12cf0ab3743df2660ce969d5e4ef03de1bdda9fc2bfae3dd67c5bc69";
+export const CONTRACT_FINGERPRINT = "53482e4dba04657ba21401257849e7efcc820e4bbedea0dc31e4681a77f7edfd";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */

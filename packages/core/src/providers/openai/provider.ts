@@ -84,7 +84,14 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
       // streams) loads on the first OpenAI answer, so a process searching another provider never pays for it.
       const { readReceipt } = await import('./transport.ts');
       const receipt = await readReceipt(answer, resolved.maxSearches, signal);
-      return { ...answerFromReceipt(receipt, query.query), more: false };
+      // OpenAI bills each web search the model ran, as the receipt shows them (page reads are not searches).
+      const { input, output } = receipt.tokens;
+      const usage = {
+        billed: receipt.searches,
+        ...(input === undefined ? {} : { inputTokens: input }),
+        ...(output === undefined ? {} : { outputTokens: output }),
+      };
+      return { ...answerFromReceipt(receipt, query.query), more: false, usage };
     },
   };
   return {

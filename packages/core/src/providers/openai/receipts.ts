@@ -21,6 +21,10 @@ export interface SearchReceipt {
   responseId: string;
   /** The final item of every completed `web_search_call`, in the order the calls started. */
   calls: WebSearchCallItem[];
+  /** How many of them were searches (page reads are not; a call whose action is not known is): what OpenAI bills. */
+  searches: number;
+  /** The model tokens the completed response reports (`usage.input_tokens`, `usage.output_tokens`), when it does. */
+  tokens: { input?: number; output?: number };
   /** Every answer annotation, in the order observed (stream events first, then final items). */
   annotations: ObservedAnnotation[];
   /** Final answer text per `itemId:contentIndex`; provisional deltas are never kept. */
@@ -197,6 +201,20 @@ function observe(observed: Observed, event: OpenAIStreamEvent): void {
   }
 }
 
+/** A token count as the response reports it: a whole number ≥ 0, or nothing. */
+const count = (value: unknown) =>
+  Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+
+/** The tokens a completed response reports in its `usage`. */
+function tokensOf(response: ResponseObject): SearchReceipt['tokens'] {
+  const usage = (response as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null) return {};
+  const { input_tokens, output_tokens } = usage as Record<string, unknown>;
+  const input = count(input_tokens);
+  const output = count(output_tokens);
+  return { ...(input === undefined ? {} : { input }), ...(output === undefined ? {} : { output }) };
+}
+
 function finish(observed: Observed): SearchReceipt {
   const { terminal, responseId, calls, annotations, texts } = observed;
   if (terminal === undefined || responseId === undefined)
@@ -212,5 +230,6 @@ function finish(observed: Observed): SearchReceipt {
   if (completed.length === 0)
     throw fail('OpenAI answered without a completed web search (no search receipt); the answer is not used.');
   checkAllowance(observed, false);
-  return { responseId, calls: completed, annotations, texts };
+  const searches = [...calls.values()].filter(isSearch).length;
+  return { responseId, calls: completed, searches, tokens: tokensOf(terminal), annotations, texts };
 }

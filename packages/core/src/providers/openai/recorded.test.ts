@@ -77,6 +77,16 @@ describe('OpenAI recordings', () => {
     },
   );
 
+  it.each(answerable)(
+    '%s bills the searches its receipt shows, not the limit it was allowed, at the configured price',
+    async (id, recording) => {
+      const searches = RAN[id]?.searches ?? 0;
+      const group = await groupOf(recording, 20);
+      expect(group.usage).toMatchObject({ source: 'provider', calls: 1, billed: searches });
+      expect(group.usage?.cost_usd).toBeCloseTo(searches * 0.01, 8);
+    },
+  );
+
   it.each(answerable)('%s is answered with the limit at its searches, and refused one below', async (id, recording) => {
     const searches = RAN[id]?.searches ?? 0;
     expect((await groupOf(recording, searches)).error).toBeUndefined();
