@@ -79,6 +79,7 @@ describe('the contract fingerprint', () => {
       'web-search.scope.domains-enforced',
       'web-search.scope.freshness-applied',
       'web-search.surface-parity',
+      'web-search.usage.counted',
     ]);
   });
 });
