@@ -102,8 +102,8 @@ class UnsupportedMediaTypeError(APIError):
 
 
 class RateLimitError(APIError):
-    """429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait
-    `Retry-After` names, if any."""
+    """429 `rate_limited` or `quota_exceeded`: this key’s rate limit. Retried before it is raised,
+    after the wait `Retry-After` names, if any."""
 
 
 class InternalServerError(APIError):

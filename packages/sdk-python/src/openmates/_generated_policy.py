@@ -106,8 +106,8 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         parent="APIError",
         status=429,
         body=None,
-        codes=("rate_limited",),
-        doc="429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait `Retry-After` names, if any.",
+        codes=("rate_limited", "quota_exceeded"),
+        doc="429 `rate_limited` or `quota_exceeded`: this key’s rate limit. Retried before it is raised, after the wait `Retry-After` names, if any.",
     ),
     ErrorClassRow(
         name="InternalServerError",

@@ -94,8 +94,8 @@ export class UnsupportedMediaTypeError extends APIError {
 }
 
 /**
- * 429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait
- * `Retry-After` names, if any.
+ * 429 `rate_limited` or `quota_exceeded`: this key’s rate limit. Retried before it is raised, after
+ * the wait `Retry-After` names, if any.
  */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
