@@ -157,8 +157,9 @@ export class OpenMates {
         const answer = await attempt(timeout);
         if (answer.status >= 200 && answer.status < 300) return answer.value;
         ({ status, headers } = answer);
-        failure = APIError.generate(answer.status, parseBody(await answer.text()), answer.headers);
-        if (!isRetryableStatus(answer.status, answer.headers)) throw failure;
+        const refused = APIError.generate(answer.status, parseBody(await answer.text()), answer.headers);
+        failure = refused;
+        if (!isRetryableStatus(answer.status, answer.headers, refused.code)) throw failure;
       } catch (error) {
         if (!(error instanceof APIConnectionError)) throw error;
         if (error instanceof APITimeoutError ? !RETRY_TIMEOUTS : !RETRY_CONNECTION_FAILURES) throw error;

@@ -15,6 +15,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   ProviderError,
+  QuotaExceededError,
   RateLimitError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
