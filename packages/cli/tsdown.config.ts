@@ -123,6 +123,8 @@ export default defineConfig({
     'commands/index/add': 'src/commands/index/add.ts',
     'commands/index/stats': 'src/commands/index/stats.ts',
     'commands/index/clear': 'src/commands/index/clear.ts',
+    'commands/keys/add': 'src/commands/keys/add.ts',
+    'commands/keys/list': 'src/commands/keys/list.ts',
     'hooks/command-not-found': 'src/hooks/command-not-found.ts',
   },
   format: ['esm'],

@@ -54,7 +54,7 @@ describe('openmates keys', () => {
     expect(again.code).toBe(2);
     const listed = await runCli(['keys', 'list', '--file', file], baseEnv());
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^NAME\s+PER MIN\s+CALLS\/DAY\s+USD\/MONTH\nagent-a\s+-\s+3\s+-$/);
+    expect(listed.stdout.trimEnd()).toMatch(/^NAME\s+PER MIN\s+CALLS\/DAY\s+USD\/MONTH\nagent-a\s+-\s+3\s+-$/);
     expect(listed.stdout).not.toContain(key);
   });
 });
