@@ -1,7 +1,7 @@
 import { APIPromise } from './api-promise.ts';
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './generated/errors.ts';
-import { DEFAULT_BASE_URL } from './generated/openapi.ts';
+import { API_ROUTES, type components, DEFAULT_BASE_URL } from './generated/openapi.ts';
 import {
   API_KEY_ENV,
   BASE_URL_ENV,
@@ -12,6 +12,9 @@ import {
 import { sleep as defaultSleep, isRetryableStatus, retryDelay } from './retry.ts';
 import { VERSION } from './version.ts';
 import { WebApp } from './web-app.ts';
+
+/** The answer of `GET /v1/usage`: the calling key's usage and what is left of its quotas. */
+export type UsageResult = components['schemas']['Usage'];
 
 /** Options of `new OpenMates(...)`. Every one is optional. */
 export interface ClientOptions {
@@ -106,6 +109,11 @@ export class OpenMates {
     }
     this.#onRetry = options.onRetry;
     this.apps = { web: new WebApp(this) };
+  }
+
+  /** The calling key's usage today and this month, and what is left of its quotas (`GET /v1/usage`). */
+  usage(options: RequestOptions = {}): APIPromise<UsageResult> {
+    return this.request<UsageResult>({ ...options, ...API_ROUTES.usage });
   }
 
   /**

@@ -1,6 +1,6 @@
 export type { WithResponse } from './api-promise.ts';
 export { APIPromise } from './api-promise.ts';
-export type { APIRequest, ClientOptions, RequestOptions, RetryInfo } from './client.ts';
+export type { APIRequest, ClientOptions, RequestOptions, RetryInfo, UsageResult } from './client.ts';
 export { OpenMates } from './client.ts';
 export {
   APIConnectionError,

@@ -140,3 +140,15 @@ describe('a spent quota', () => {
     expect(server.received).toHaveLength(1);
   });
 });
+
+describe('client.usage()', () => {
+  it("asks GET /v1/usage and resolves to the key's usage", async () => {
+    const window = { window: '2026-12-07', reset_seconds: 60, calls: 3, billed: 3, cost_usd: 0.015, providers: {} };
+    const body = { name: 'agent-a', today: window, month: { ...window, window: '2026-12' }, quotas: [] };
+    const server = await loopbackServer([{ status: 200, body }]);
+    servers.push(server);
+    const openmates = new OpenMates({ apiKey: null, baseURL: server.baseURL, maxRetries: 0 });
+    expect(await openmates.usage()).toEqual(body);
+    expect(server.received.map((r) => [r.method, r.url])).toEqual([['GET', '/v1/usage']]);
+  });
+});
