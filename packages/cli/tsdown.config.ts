@@ -125,6 +125,7 @@ export default defineConfig({
     'commands/index/clear': 'src/commands/index/clear.ts',
     'commands/keys/add': 'src/commands/keys/add.ts',
     'commands/keys/list': 'src/commands/keys/list.ts',
+    'commands/usage': 'src/commands/usage.ts',
     'hooks/command-not-found': 'src/hooks/command-not-found.ts',
   },
   format: ['esm'],

@@ -56,5 +56,14 @@ describe('openmates keys', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout.trimEnd()).toMatch(/^NAME\s+PER MIN\s+CALLS\/DAY\s+USD\/MONTH\nagent-a\s+-\s+3\s+-$/);
     expect(listed.stdout).not.toContain(key);
+
+    const table = await runCli(['usage', '--api-url', serve.url, '--api-key', key], baseEnv());
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('Key: agent-a');
+    expect(table.stdout).toContain('calls-per-day: 0 of 3 used, 3 left');
+    const json = await runCli(['usage', '--api-url', serve.url, '--api-key', key, '--json'], baseEnv());
+    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'agent-a', today: { calls: 0 } });
+    const refused = await runCli(['usage', '--api-url', serve.url, '--api-key', `${key}x`], baseEnv());
+    expect(refused.code).toBe(4);
   });
 });
