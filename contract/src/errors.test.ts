@@ -21,6 +21,7 @@ describe('the error table', () => {
       payload_too_large: [413, 2],
       unsupported_media_type: [415, 2],
       rate_limited: [429, 5],
+      quota_exceeded: [429, 6],
       provider_error: [502, 3],
       provider_timeout: [502, 3],
       provider_rate_limited: [502, 3],
@@ -39,6 +40,7 @@ describe('the error table', () => {
     expect(searchStatus([{}])).toBe(200);
     expect(searchExitCode([{}, {}])).toBe(0);
     expect(searchExitCode([{}, failed])).toBe(3);
-    expect(GROUP_ERROR_CODES.every((c) => httpStatus(c) === 502)).toBe(true);
+    // A group's provider failures are 502s; a quota spent mid-batch is the key's own 429 (ADR 0149).
+    expect(GROUP_ERROR_CODES.filter((c) => httpStatus(c) !== 502)).toEqual(['quota_exceeded']);
   });
 });

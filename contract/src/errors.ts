@@ -15,6 +15,11 @@ export const ERROR_TABLE = {
     message: 'The request body must be application/json.',
   },
   rate_limited: { status: 429, exitCode: 5, message: 'Too many requests for this API key; retry later.' },
+  quota_exceeded: {
+    status: 429,
+    exitCode: 6,
+    message: "This API key's quota is spent until its window ends (the UTC day or month).",
+  },
   provider_error: { status: 502, exitCode: 3, message: 'The search provider returned an unusable answer.' },
   provider_timeout: { status: 502, exitCode: 3, message: 'The search provider did not answer in time.' },
   provider_rate_limited: { status: 502, exitCode: 3, message: 'The search provider is rate limiting this server.' },
@@ -27,13 +32,17 @@ export const ERROR_TABLE = {
 export type ErrorCode = keyof typeof ERROR_TABLE;
 export const ERROR_CODES = Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[]];
 
-/** Codes a single result group can fail with: the provider failed for that query. */
+/**
+ * Codes a single result group can fail with: the provider failed for that query, or the key's quota
+ * was spent when the group's call was to be sent (ADR 0149).
+ */
 export const GROUP_ERROR_CODES = [
   'provider_error',
   'provider_timeout',
   'provider_rate_limited',
   'provider_auth',
   'provider_unavailable',
+  'quota_exceeded',
 ] as const satisfies readonly ErrorCode[];
 export type GroupErrorCode = (typeof GROUP_ERROR_CODES)[number];
 

@@ -12,6 +12,7 @@ export * from './once.ts';
 export * from './openapi.ts';
 export * from './paths.ts';
 export * from './providers.ts';
+export * from './quota.ts';
 export * from './rate-limit.ts';
 export * from './request-schema-values.ts';
 export * from './request-schemas.ts';

@@ -1,5 +1,6 @@
 import type { ErrorCode } from './errors.ts';
 import { MAX_BATCH_ITEMS } from './limits.ts';
+import { UsageSchema } from './quota.ts';
 import { WebSearchRequestSchema } from './request-schema-values.ts';
 import { WebSearchResponseSchema } from './response-schemas.ts';
 import { HealthSchema, ReadinessSchema, SkillInfoSchema } from './skill-info.ts';
@@ -143,6 +144,7 @@ export const ROUTE_TABLE = {
       415: { error: 'unsupported_media_type' },
       429: {
         error: 'rate_limited',
+        note: " Or `quota_exceeded`: the key's quota is spent until its window (the UTC day or month) ends; `RateLimit-Policy` names the quota.",
         headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
       },
       500: { error: 'internal_error' },
@@ -188,6 +190,23 @@ export const ROUTE_TABLE = {
     responses: {
       200: { description: 'Skill info.', content: { 'application/json': SkillInfoSchema } },
       401: { error: 'unauthorized' },
+    },
+  },
+  usage: {
+    operation: 'usage',
+    method: 'GET',
+    path: `${API_NAMESPACE}/usage`,
+    needsKey: true,
+    // Reading what was spent spends nothing.
+    metering: 'none',
+    tag: 'web',
+    summary: "The calling key's usage today and this month, and what is left of its quotas",
+    description:
+      "Provider calls, billed units and estimated cost of the calling key in the current UTC day and UTC month, in total and per provider, and what is left of each quota the key has (`OPENMATES_API_KEYS_FILE`). Only the calling key's own usage is ever shown. Cache hits and shared calls count nothing.",
+    responses: {
+      200: { description: "The key's usage.", content: { 'application/json': UsageSchema } },
+      401: { error: 'unauthorized' },
+      ...NOT_ALLOWED,
     },
   },
   trpcSearch: {

@@ -4,10 +4,10 @@ import {
   RETRY_POLICY,
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
-  sdkErrorCodes,
   sdkErrorDoc,
   sdkErrorKind,
   sdkRetrySentence,
+  sdkRowCodes,
 } from './sdk-policy.ts';
 
 describe("the SDKs' error classes and retry policy", () => {
@@ -18,13 +18,14 @@ describe("the SDKs' error classes and retry policy", () => {
       if (row.name !== row.parent) expect(seen).toContain(row.parent);
       seen.push(row.name);
     }
-    const statuses = SDK_ERROR_CLASSES.flatMap((row) => ('status' in row ? [row.status] : []));
+    // One class per status, besides a class raised for one code of a status (ADR 0149).
+    const statuses = SDK_ERROR_CLASSES.flatMap((row) => ('status' in row && !('code' in row) ? [row.status] : []));
     expect(new Set(statuses).size).toBe(statuses.length);
     for (const name of Object.values(SDK_ERROR_FALLBACK)) expect(seen).toContain(name);
   });
 
   it('gives every error code of the error table a class, through its status', () => {
-    const mapped = SDK_ERROR_CLASSES.flatMap((row) => ('status' in row ? sdkErrorCodes(row.status) : []));
+    const mapped = SDK_ERROR_CLASSES.flatMap((row) => sdkRowCodes(row));
     expect(mapped.sort()).toEqual((Object.keys(ERROR_TABLE) as ErrorCode[]).sort());
   });
 
@@ -46,7 +47,8 @@ describe("the SDKs' error classes and retry policy", () => {
       sdkRetrySentence(SDK_ERROR_CLASSES.find((row) => row.name === name) ?? SDK_ERROR_CLASSES[0]);
     for (const row of SDK_ERROR_CLASSES) {
       if (!('status' in row) || row.name === SDK_ERROR_FALLBACK.serverError) continue;
-      const always = (RETRY_POLICY.statuses as readonly number[]).includes(row.status);
+      const never = 'code' in row && (RETRY_POLICY.neverRetriedCodes as readonly string[]).includes(row.code);
+      const always = !never && (RETRY_POLICY.statuses as readonly number[]).includes(row.status);
       const withHeader = (RETRY_POLICY.statusesWithRetryAfter as readonly number[]).includes(row.status);
       expect(sdkRetrySentence(row)?.startsWith('Retried'), row.name).toBe(always || withHeader);
       expect(sdkRetrySentence(row)?.includes('when the answer carries `Retry-After`'), row.name).toBe(withHeader);

@@ -20,6 +20,12 @@ export interface SdkErrorClass {
    * server); any other body of that status falls back to `SDK_ERROR_FALLBACK.serverError`.
    */
   body?: 'WebSearchResponse';
+  /**
+   * Raised for its status only when the body's `code` is this one (checked before the status's
+   * other row): two codes of one status that a caller handles apart (`quota_exceeded`'s 429 is never
+   * retried, `rate_limited`'s is).
+   */
+  code?: ErrorCode;
   /** Raised when no answer came: the connection failed or dropped, or the timeout passed first. */
   failure?: 'connection' | 'timeout';
   /**
@@ -82,6 +88,13 @@ export const SDK_ERROR_CLASSES = [
     doc: 'The body is not `application/json`.',
   },
   {
+    name: 'QuotaExceededError',
+    parent: 'APIError',
+    status: 429,
+    code: 'quota_exceeded',
+    doc: 'This key’s quota (calls a UTC day, dollars a UTC month) is spent; `resetAt` is when its window ends.',
+  },
+  {
     name: 'RateLimitError',
     parent: 'APIError',
     status: 429,
@@ -134,19 +147,28 @@ export const SDK_ERROR_FALLBACK = { serverError: 'InternalServerError', other: '
  * class every status class extends); `response` the whole search response its body is; `connection`
  * and `timeout` the constructor of a failure with no answer; `status` nothing.
  */
-export type SdkErrorKind = 'root' | 'answer' | 'response' | 'connection' | 'timeout' | 'status';
+export type SdkErrorKind = 'root' | 'answer' | 'response' | 'quota' | 'connection' | 'timeout' | 'status';
 
 export function sdkErrorKind(row: SdkErrorClass): SdkErrorKind {
   if (row.name === row.parent) return 'root';
   if (SDK_ERROR_CLASSES.some((other: SdkErrorClass) => other.status !== undefined && other.parent === row.name))
     return 'answer';
   if (row.body === 'WebSearchResponse') return 'response';
+  if (row.code === 'quota_exceeded') return 'quota';
   return row.failure ?? 'status';
 }
 
 /** The contract's error codes each status-class is raised for, from the error table. */
 export function sdkErrorCodes(status: number): ErrorCode[] {
   return (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => ERROR_TABLE[code].status === status);
+}
+
+/** The codes one class is raised for: its own code, or its status's codes no other class claims. */
+export function sdkRowCodes(row: SdkErrorClass): ErrorCode[] {
+  if (row.status === undefined) return [];
+  if (row.code !== undefined) return [row.code];
+  const claimed = new Set((SDK_ERROR_CLASSES as readonly SdkErrorClass[]).flatMap((r) => (r.code ? [r.code] : [])));
+  return sdkErrorCodes(row.status).filter((code) => !claimed.has(code));
 }
 
 /**
@@ -160,6 +182,8 @@ export const RETRY_POLICY = {
   defaultMaxRetries: 2,
   /** Statuses always retried. */
   statuses: [429, 503],
+  /** Codes never retried whatever their status: a quota's window may last a month. */
+  neverRetriedCodes: ['quota_exceeded'],
   /** Statuses retried only when the answer carries `retryAfterHeader`. */
   statusesWithRetryAfter: [502],
   /** A connection that failed or dropped before any answer is retried; a timeout is not. */
@@ -194,7 +218,7 @@ export function sdkErrorDoc(row: SdkErrorClass): string {
   const head =
     row.status === undefined
       ? row.doc
-      : `${row.status} ${orList(sdkErrorCodes(row.status).map((code) => `\`${code}\``))}: ${lowerFirst(row.doc)}`;
+      : `${row.status} ${orList(sdkRowCodes(row).map((code) => `\`${code}\``))}: ${lowerFirst(row.doc)}`;
   return retry ? `${head} ${retry}` : head;
 }
 
@@ -202,6 +226,7 @@ export function sdkErrorDoc(row: SdkErrorClass): string {
 export function sdkRetrySentence(row: SdkErrorClass): string | undefined {
   if (row.failure === 'connection') return RETRY_POLICY.connectionFailures ? RETRIED : NEVER;
   if (row.failure === 'timeout') return RETRY_POLICY.timeouts ? RETRIED : NEVER;
+  if (row.code !== undefined && (RETRY_POLICY.neverRetriedCodes as readonly string[]).includes(row.code)) return NEVER;
   const reach = statusesRaising(row);
   if (reach === undefined) return undefined;
   const always = reach.filter((status) => (RETRY_POLICY.statuses as readonly number[]).includes(status));

@@ -1,5 +1,6 @@
 import type { NormalizedRequestItem, ProviderId, ResultGroup, SkillInfo } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
+import type { CallMeter } from './call-meter.ts';
 import { type AnyEngineConfig, configSecrets } from './config.ts';
 import { EngineError, parseJsonBody } from './engine-error.ts';
 import { createRedactor } from './hygiene/index.ts';
@@ -62,6 +63,8 @@ export interface SearchOptions {
    * (sanitized and bounded; provisional: fitting may still cut results from the final response).
    */
   onGroup?: (group: ResultGroup, index: number) => void;
+  /** Debits each provider call before it is sent (the caller's quotas); none: calls are not metered. */
+  meter?: CallMeter;
 }
 
 export interface Engine {
@@ -205,6 +208,7 @@ async function run(shared: Shared, begun: Begun, options: Omit<SearchOptions, 'r
     redact: shared.redact,
     observer: shared.observer,
     chainLength: chain.length,
+    meter: options.meter,
   };
   const admitted = await runGroups(shared, searchRun, items, options.onGroup, started);
   return fit(searchRun, shared.members, admitted, {

@@ -1,5 +1,7 @@
 // The public API of @openmates/core: what the other packages import, named one by one so that a
 // new export is a decision (index.test.ts pins the list). Everything else stays internal.
+
+export type { CallMeter, CallRefusal } from './call-meter.ts';
 export {
   type AnyEngineConfig,
   ConfigError,

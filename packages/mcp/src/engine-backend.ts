@@ -1,8 +1,11 @@
-import { type Engine, EngineError, errorResponse } from '@openmates/core';
+import { type CallMeter, type Engine, EngineError, errorResponse } from '@openmates/core';
 import type { SearchBackend } from './mcp-server.ts';
 
-/** The engine in this process as the tool's backend, with a request id per call as a server gives. */
-export function engineBackend(engine: Engine): SearchBackend {
+/**
+ * The engine in this process as the tool's backend, with a request id per call as a server gives;
+ * `meter` debits each provider call to the caller's key (a server's quotas).
+ */
+export function engineBackend(engine: Engine, options: { meter?: CallMeter } = {}): SearchBackend {
   return {
     async search(input, { signal, onGroup }) {
       const requestId = crypto.randomUUID();
@@ -10,6 +13,7 @@ export function engineBackend(engine: Engine): SearchBackend {
         const { response } = await engine.search(input, {
           requestId,
           signal,
+          ...(options.meter ? { meter: options.meter } : {}),
           ...(onGroup ? { onGroup: (group) => onGroup(group) } : {}),
         });
         return { kind: 'response', response };

@@ -83,6 +83,18 @@ const RESPONSE_MEMBERS = `
         self.response = cast(WebSearchResponse, body)
 `;
 
+/** The members a quota's refusal adds: when its window ends, from \`Retry-After\`. */
+const QUOTA_MEMBERS = `
+    reset_at: Optional[datetime]
+    """When the quota's window ends and it renews (from \`\`Retry-After\`\`); None when the answer did not say."""
+
+    def __init__(self, status: int, body: object, headers: Mapping[str, str]) -> None:
+        super().__init__(status, body, headers)
+        wait = headers.get("retry-after", "")
+        seconds = int(wait) if wait.strip().isdigit() else 0
+        self.reset_at = datetime.now(timezone.utc) + timedelta(seconds=seconds) if seconds > 0 else None
+`;
+
 const FAILURE_MEMBERS = {
   connection: `
     message: str
@@ -107,6 +119,7 @@ const MEMBERS: Record<SdkErrorKind, string> = {
   root: '',
   answer: API_ERROR_MEMBERS,
   response: RESPONSE_MEMBERS,
+  quota: QUOTA_MEMBERS,
   ...FAILURE_MEMBERS,
   status: '',
 };
@@ -120,6 +133,7 @@ function classDeclaration(row: SdkErrorClass): string {
 export function generatedErrorsPython(): string {
   return [
     HEADER,
+    'from datetime import datetime, timedelta, timezone',
     'from typing import Dict, List, Mapping, Optional, Type, cast',
     '',
     'from ._error_fields import answer_fields, connection_message, error_class_name, timeout_message',

@@ -74,6 +74,8 @@ interface Schema {
   allOf?: Schema[];
   items?: Schema;
   properties?: Record<string, Schema>;
+  /** A map's values (an object keyed by any string: usage per provider id). */
+  additionalProperties?: Schema | boolean;
   required?: string[];
   description?: string;
 }
@@ -147,6 +149,8 @@ class Generator {
       case 'array':
         return `List[${this.typeOf(schema.items ?? {}, `${context}Item`, deps, indent)}]`;
       case 'object':
+        if (!schema.properties && typeof schema.additionalProperties === 'object')
+          return `Mapping[str, ${this.typeOf(schema.additionalProperties, `${context}Value`, deps, indent)}]`;
         this.define(context, schema);
         deps.add(context);
         return context;

@@ -10,8 +10,8 @@ import {
   RETRY_POLICY,
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
-  sdkErrorCodes,
   sdkErrorDoc,
+  sdkRowCodes,
 } from '@openmates/contract';
 
 export const POLICY_PATH = fileURLToPath(new URL('../src/openmates/_generated_policy.py', import.meta.url));
@@ -35,7 +35,8 @@ const bool = (value: boolean) => (value ? 'True' : 'False');
 export function generatedPolicyPython(): string {
   const rows = SDK_ERROR_CLASSES.map((row) => {
     const status = 'status' in row ? row.status : undefined;
-    const codes = status === undefined ? [] : sdkErrorCodes(status);
+    const codes = sdkRowCodes(row);
+    const code = 'code' in row ? row.code : undefined;
     const body = 'body' in row ? row.body : undefined;
     return [
       '    ErrorClassRow(',
@@ -44,6 +45,7 @@ export function generatedPolicyPython(): string {
       `        status=${optional(status)},`,
       `        body=${optional(body)},`,
       `        codes=${strs(codes)},`,
+      `        code=${optional(code)},`,
       `        doc=${str(sdkErrorDoc(row))},`,
       '    ),',
     ].join('\n');
@@ -68,6 +70,8 @@ from typing import Final, NamedTuple, Optional, Tuple
       '    body: Optional[str]',
       '    """When set, the class is raised for its status only when the body is of this shape."""',
       '    codes: Tuple[str, ...]',
+      '    code: Optional[str]',
+      `    """When set, the class is raised for its status only when the body's code is this one."""`,
       '    doc: str',
       '',
       '',
@@ -90,6 +94,9 @@ from typing import Final, NamedTuple, Optional, Tuple
       '',
       `DEFAULT_MAX_RETRIES: Final = ${RETRY_POLICY.defaultMaxRetries}`,
       '"""Further attempts when the caller sets none."""',
+      '',
+      `NEVER_RETRIED_CODES: Final[Tuple[str, ...]] = ${strs(RETRY_POLICY.neverRetriedCodes)}`,
+      `"""Codes never retried whatever their status (a quota's window may last a month)."""`,
       '',
       `RETRY_STATUSES: Final[Tuple[int, ...]] = ${ints(RETRY_POLICY.statuses)}`,
       '"""Statuses always retried."""',

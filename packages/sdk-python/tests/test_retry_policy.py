@@ -116,6 +116,8 @@ class ErrorClassesTest(unittest.TestCase):
             if row.status is None or row.name == "InternalServerError":
                 continue
             body: Dict[str, object] = {"provider": "Brave Search", "results": []}
+            if row.code is not None:
+                body = {"error": "refused", "code": row.code}
             with_wait = make_status_error(row.status, body, {"retry-after": "1"})
             without = make_status_error(row.status, body, {})
             self.assertEqual(is_retryable(with_wait), "Retried" in row.doc, row.name)
@@ -260,3 +262,21 @@ class OnRetryTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class QuotaExceededTest(unittest.TestCase):
+    def test_a_spent_quota_is_its_own_class_with_the_reset_time_and_is_never_retried(self) -> None:
+        from openmates import QuotaExceededError, RateLimitError
+
+        before = datetime.now(timezone.utc).timestamp()
+        error = make_status_error(429, {"error": "spent", "code": "quota_exceeded"}, {"retry-after": "3600"})
+        self.assertIsInstance(error, QuotaExceededError)
+        self.assertNotIsInstance(error, RateLimitError)
+        reset_at = cast(QuotaExceededError, error).reset_at
+        assert reset_at is not None
+        self.assertGreaterEqual(reset_at.timestamp(), before + 3600)
+        self.assertLessEqual(reset_at.timestamp(), datetime.now(timezone.utc).timestamp() + 3600)
+        self.assertFalse(is_retryable(error))
+        limited = make_status_error(429, {"error": "later", "code": "rate_limited"}, {})
+        self.assertIsInstance(limited, RateLimitError)
+        self.assertTrue(is_retryable(limited))

@@ -81,6 +81,17 @@ const RESPONSE_MEMBERS = `
     this.response = init.body as WebSearchResponse;
   }`;
 
+/** The members a quota's refusal adds: when its window ends, from \`Retry-After\`. */
+const QUOTA_MEMBERS = `
+  /** When the quota's window ends and it renews (from \`Retry-After\`); undefined when the answer did not say. */
+  readonly resetAt: Date | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    const seconds = Number(init.headers.get('retry-after'));
+    this.resetAt = Number.isFinite(seconds) && seconds > 0 ? new Date(Date.now() + seconds * 1000) : undefined;
+  }`;
+
 const FAILURE_MEMBERS = {
   connection: `
   constructor({ message, cause, url }: { message?: string; cause?: unknown; url?: string } = {}) {
@@ -99,6 +110,7 @@ const MEMBERS: Record<SdkErrorKind, string> = {
   root: '',
   answer: API_ERROR_MEMBERS,
   response: RESPONSE_MEMBERS,
+  quota: QUOTA_MEMBERS,
   ...FAILURE_MEMBERS,
   status: '',
 };

@@ -10,8 +10,8 @@ import {
   RETRY_POLICY,
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
-  sdkErrorCodes,
   sdkErrorDoc,
+  sdkRowCodes,
 } from '@openmates/contract';
 
 export const POLICY_PATH = fileURLToPath(new URL('../src/generated/policy.ts', import.meta.url));
@@ -32,7 +32,7 @@ export function generatedPolicy(): string {
   const classes = SDK_ERROR_CLASSES.map((row) => ({
     ...row,
     doc: sdkErrorDoc(row),
-    ...('status' in row ? { codes: sdkErrorCodes(row.status) } : {}),
+    ...('status' in row ? { codes: sdkRowCodes(row) } : {}),
   }));
   const { backoff } = RETRY_POLICY;
   return [
@@ -47,6 +47,8 @@ export function generatedPolicy(): string {
     '',
     '/** Further attempts when the caller sets none. */',
     `export const DEFAULT_MAX_RETRIES = ${RETRY_POLICY.defaultMaxRetries};`,
+    "/** Codes never retried whatever their status (a quota's window may last a month). */",
+    `export const NEVER_RETRIED_CODES: readonly string[] = ${JSON.stringify(RETRY_POLICY.neverRetriedCodes)};`,
     '/** Statuses always retried. */',
     `export const RETRY_STATUSES: readonly number[] = ${JSON.stringify(RETRY_POLICY.statuses)};`,
     `/** Statuses retried only when the answer carries \`${RETRY_POLICY.retryAfterHeader}\` (the server sets it on a 502 only when every query was rate limited by the provider). */`,

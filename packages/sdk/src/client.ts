@@ -1,7 +1,7 @@
 import { APIPromise } from './api-promise.ts';
 import { readEnv } from './env.ts';
 import { APIConnectionError, APIError, APITimeoutError, OpenMatesError } from './generated/errors.ts';
-import { DEFAULT_BASE_URL } from './generated/openapi.ts';
+import { API_ROUTES, type components, DEFAULT_BASE_URL } from './generated/openapi.ts';
 import {
   API_KEY_ENV,
   BASE_URL_ENV,
@@ -12,6 +12,9 @@ import {
 import { sleep as defaultSleep, isRetryableStatus, retryDelay } from './retry.ts';
 import { VERSION } from './version.ts';
 import { WebApp } from './web-app.ts';
+
+/** The answer of `GET /v1/usage`: the calling key's usage and what is left of its quotas. */
+export type UsageResult = components['schemas']['Usage'];
 
 /** Options of `new OpenMates(...)`. Every one is optional. */
 export interface ClientOptions {
@@ -108,6 +111,11 @@ export class OpenMates {
     this.apps = { web: new WebApp(this) };
   }
 
+  /** The calling key's usage today and this month, and what is left of its quotas (`GET /v1/usage`). */
+  usage(options: RequestOptions = {}): APIPromise<UsageResult> {
+    return this.request<UsageResult>({ ...options, ...API_ROUTES.usage });
+  }
+
   /**
    * Sends one API call, retrying 429, 503, a 502 with `Retry-After` and connection failures, and resolves to the parsed JSON
    * body of a 2xx answer (`.withResponse()` adds its headers and rate-limit state). Rejects with an
@@ -157,8 +165,9 @@ export class OpenMates {
         const answer = await attempt(timeout);
         if (answer.status >= 200 && answer.status < 300) return answer.value;
         ({ status, headers } = answer);
-        failure = APIError.generate(answer.status, parseBody(await answer.text()), answer.headers);
-        if (!isRetryableStatus(answer.status, answer.headers)) throw failure;
+        const refused = APIError.generate(answer.status, parseBody(await answer.text()), answer.headers);
+        failure = refused;
+        if (!isRetryableStatus(answer.status, answer.headers, refused.code)) throw failure;
       } catch (error) {
         if (!(error instanceof APIConnectionError)) throw error;
         if (error instanceof APITimeoutError ? !RETRY_TIMEOUTS : !RETRY_CONNECTION_FAILURES) throw error;

@@ -45,7 +45,11 @@ export function answerFields({ status, headers, body }: APIErrorInit): AnswerFie
  * only when its body is a WebSearchResponse), else the server-error fallback for a 5xx, else APIError.
  */
 export function errorClassName(status: number, body: unknown): APIErrorClassName {
-  const row = ERROR_CLASSES.find((c): c is StatusRow => 'status' in c && c.status === status);
+  const code = isRecord(body) ? body.code : undefined;
+  // A row naming a code is raised for that code alone (`quota_exceeded` apart from `rate_limited`).
+  const row = ERROR_CLASSES.find(
+    (c): c is StatusRow => 'status' in c && c.status === status && (!('code' in c) || c.code === code),
+  );
   const named = row && (!('body' in row) || isWebSearchResponse(body)) ? row.name : undefined;
   return named ?? (status >= 500 ? ERROR_CLASS_FALLBACK.serverError : ERROR_CLASS_FALLBACK.other);
 }

@@ -3,8 +3,8 @@ import {
   type ErrorCode,
   SDK_ERROR_CLASSES,
   SDK_ERROR_FALLBACK,
-  sdkErrorCodes,
   sdkRetrySentence,
+  sdkRowCodes,
 } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { APIError, ERROR_CLASSES_BY_NAME, OpenMatesError } from './generated/errors.ts';
@@ -43,7 +43,7 @@ describe("the error classes follow the contract's table", () => {
   it('raises the class the table names for each status, with the status and code of every code it maps from', () => {
     for (const row of SDK_ERROR_CLASSES) {
       if (!('status' in row)) continue;
-      const codes = sdkErrorCodes(row.status);
+      const codes = sdkRowCodes(row);
       expect(codes.length).toBeGreaterThan(0);
       for (const code of codes) {
         const body = { ...(row.status === 502 ? searchResponse : {}), error: ERROR_TABLE[code].message, code };
@@ -74,8 +74,9 @@ describe("the error classes follow the contract's table", () => {
     for (const row of SDK_ERROR_CLASSES) {
       if (!('status' in row) || row.name === SDK_ERROR_FALLBACK.serverError) continue;
       const sentence = sdkRetrySentence(row) ?? '';
-      expect(isRetryableStatus(row.status, withWait), row.name).toBe(sentence.startsWith('Retried'));
-      expect(isRetryableStatus(row.status, new Headers()), row.name).toBe(
+      const code = 'code' in row ? row.code : undefined;
+      expect(isRetryableStatus(row.status, withWait, code), row.name).toBe(sentence.startsWith('Retried'));
+      expect(isRetryableStatus(row.status, new Headers(), code), row.name).toBe(
         sentence.startsWith('Retried') && !sentence.includes('when the answer carries'),
       );
     }

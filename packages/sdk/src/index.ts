@@ -1,6 +1,6 @@
 export type { WithResponse } from './api-promise.ts';
 export { APIPromise } from './api-promise.ts';
-export type { APIRequest, ClientOptions, RequestOptions, RetryInfo } from './client.ts';
+export type { APIRequest, ClientOptions, RequestOptions, RetryInfo, UsageResult } from './client.ts';
 export { OpenMates } from './client.ts';
 export {
   APIConnectionError,
@@ -15,6 +15,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   ProviderError,
+  QuotaExceededError,
   RateLimitError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,

@@ -1,7 +1,7 @@
 import { rateLimitHeaders, type WebSearchResponse, WebSearchResponseSchema } from '@openmates/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopbackServer, loopbackServer, type Reply } from '../test/loopback-server.ts';
-import { APIPromise, OpenMates, RateLimitError, ServiceUnavailableError } from './index.ts';
+import { APIPromise, OpenMates, QuotaExceededError, RateLimitError, ServiceUnavailableError } from './index.ts';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {
@@ -109,5 +109,46 @@ describe('rate-limit state of a stream', () => {
     const search = openmates.apps.web.searchStream(request);
     expect(await search.finalResponse()).toEqual(ok);
     expect(search.rateLimit).toBeUndefined();
+  });
+});
+
+describe('a spent quota', () => {
+  it('raises QuotaExceededError with the time its window ends, and never retries it', async () => {
+    const server = await loopbackServer([
+      {
+        status: 429,
+        body: { error: "This API key's calls-per-day quota is spent.", code: 'quota_exceeded', request_id: 'r' },
+        headers: {
+          'retry-after': '3600',
+          'ratelimit-policy': '"per-key";q=5;w=60, "calls-per-day";q=3;w=86400',
+          ratelimit: '"per-key";r=4;t=60, "calls-per-day";r=0;t=3600',
+        },
+      },
+    ]);
+    servers.push(server);
+    const openmates = new OpenMates({ apiKey: null, baseURL: server.baseURL, maxRetries: 2 });
+    const before = Date.now();
+    const error = await openmates.apps.web.search(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect(error).not.toBeInstanceOf(RateLimitError);
+    const refused = error as QuotaExceededError;
+    expect(refused.code).toBe('quota_exceeded');
+    expect(refused.status).toBe(429);
+    const resetAt = refused.resetAt?.getTime() ?? 0;
+    expect(resetAt).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(resetAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect(server.received).toHaveLength(1);
+  });
+});
+
+describe('client.usage()', () => {
+  it("asks GET /v1/usage and resolves to the key's usage", async () => {
+    const window = { window: '2026-12-07', reset_seconds: 60, calls: 3, billed: 3, cost_usd: 0.015, providers: {} };
+    const body = { name: 'agent-a', today: window, month: { ...window, window: '2026-12' }, quotas: [] };
+    const server = await loopbackServer([{ status: 200, body }]);
+    servers.push(server);
+    const openmates = new OpenMates({ apiKey: null, baseURL: server.baseURL, maxRetries: 0 });
+    expect(await openmates.usage()).toEqual(body);
+    expect(server.received.map((r) => [r.method, r.url])).toEqual([['GET', '/v1/usage']]);
   });
 });

@@ -6,6 +6,7 @@ import {
   BACKOFF_JITTER,
   BACKOFF_MAX_MS,
   MAX_RETRY_AFTER_MS,
+  NEVER_RETRIED_CODES,
   RETRY_AFTER_HEADER,
   RETRY_STATUSES,
   RETRY_STATUSES_WITH_RETRY_AFTER,
@@ -17,7 +18,9 @@ import {
 export { MAX_RETRY_AFTER_MS };
 
 /** Answers worth another attempt: 429, 503, and a 502 that carries `Retry-After`. */
-export function isRetryableStatus(status: number, headers?: Headers): boolean {
+export function isRetryableStatus(status: number, headers?: Headers, code?: string): boolean {
+  // A quota's refusal is never retried: its window may last a month.
+  if (code !== undefined && NEVER_RETRIED_CODES.includes(code)) return false;
   if (RETRY_STATUSES.includes(status)) return true;
   return RETRY_STATUSES_WITH_RETRY_AFTER.includes(status) && headers?.get(RETRY_AFTER_HEADER) != null;
 }

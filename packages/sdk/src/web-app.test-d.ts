@@ -51,7 +51,12 @@ describe('client.apps.web.search types', () => {
     expectTypeOf<WebSearchResult['url']>().toEqualTypeOf<string>();
     expectTypeOf<WebSearchResult['family_friendly']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<NonNullable<ResultGroup['error']>['code']>().toEqualTypeOf<
-      'provider_error' | 'provider_timeout' | 'provider_rate_limited' | 'provider_auth' | 'provider_unavailable'
+      | 'provider_error'
+      | 'provider_timeout'
+      | 'provider_rate_limited'
+      | 'provider_auth'
+      | 'provider_unavailable'
+      | 'quota_exceeded'
     >();
     // @ts-expect-error a result has no `snippet`: the field is `description`.
     void response.results[0]?.results[0]?.snippet;

@@ -7,10 +7,11 @@ import {
 import type { Engine, Logger } from '@openmates/core';
 import { LRUCache } from 'lru-cache';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { createAuthenticator } from './auth.ts';
 import { clientAddress } from './client-address.ts';
 import type { ServerConfig } from './env.ts';
+import { type KeyIdentity, KeyRing } from './keys-file.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
+import { createQuotas, type Quotas } from './quotas.ts';
 import { Refusal } from './refusal.ts';
 
 /**
@@ -32,7 +33,9 @@ export interface ApiCore {
   /** False when the rate limit is off (`OPENMATES_RATE_LIMIT_PER_MIN=0`): nothing is counted or peeked. */
   readonly limited: boolean;
   /** The caller's key (`null` when no keys are configured); throws the 401 refusal without a valid one. */
-  requireKey(authorization: string | null): string | null;
+  requireKey(authorization: string | null): KeyIdentity | null;
+  /** The keys' quotas and usage (ADR 0149). */
+  quotas: Quotas;
   /** The rate limiter's identity of a caller: its key, else its address. */
   identity(key: string | null, remoteAddress: string | undefined, forwardedFor: string | null): string;
   /**
@@ -40,9 +43,9 @@ export interface ApiCore {
    * the caller's state after it (none when the limit is off), or throws the 429 refusal carrying
    * `Retry-After` and that state.
    */
-  count(identity: string): Promise<Record<string, string>>;
+  count(identity: string, caller?: KeyIdentity | null): Promise<Record<string, string>>;
   /** The caller's state under the limit without counting anything; `undefined` when the limit is off. */
-  peek(identity: string): Promise<RateLimitState | undefined>;
+  peek(identity: string, caller?: KeyIdentity | null): Promise<RateLimitState | undefined>;
   /** Logs an error that is no refusal (a fault: answered 500 without detail), by its name only. */
   fault(error: unknown, requestId: string): void;
   /** One log line per request: the route's template, never the raw path, query text or keys. */
@@ -76,11 +79,24 @@ export function createApiCore(
 ): ApiCore {
   const log: Logger = engine.logger.child({ component: 'server' });
   let draining = false;
-  const authenticate = createAuthenticator(config.apiKeys);
+  const keyRing = new KeyRing({
+    keys: config.apiKeys,
+    ...(config.apiKeysFile ? { path: config.apiKeysFile } : {}),
+    onError: (message) =>
+      log.error({ event: 'keys_file', reason: message }, 'keys file not read: the last good one stays'),
+  });
+  const quotas = createQuotas(engine, metrics);
   const rateLimit = rateLimitOf(engine, config);
   const limiter = createLimiter(engine, rateLimit, config.rateLimitWindowS);
+  // A key of the keys file may carry its own per-minute limit: one limiter per distinct limit.
+  const limiters = new Map<number, RateLimiterAbstract | undefined>([[rateLimit, limiter]]);
+  const limiterOf = (caller: KeyIdentity | null | undefined) => {
+    const points = caller?.entry?.rate_limit_per_min ?? rateLimit;
+    if (!limiters.has(points)) limiters.set(points, createLimiter(engine, points, config.rateLimitWindowS, points));
+    return { points, limiter: limiters.get(points) };
+  };
   // Without API keys the limit counts per client address: the message names the client, not a key.
-  const whose = config.apiKeys.length > 0 ? 'for this API key' : 'from this client';
+  const whose = keyRing.required ? 'for this API key' : 'from this client';
   const stateHeaders = (state: RateLimitState) => rateLimitHeaders(state, config.rateLimitWindowS);
   // In Redis an identity is an HMAC: neither keys nor addresses are stored. One costs about 20 µs
   // on a busy server and every request needs one, so the identities seen lately keep theirs.
@@ -101,8 +117,9 @@ export function createApiCore(
     engine.redis.onStateChange((state) => metrics.setRedisUp(state === 'ok'));
   }
 
-  function requireKey(authorization: string | null): string | null {
-    const key = authenticate(authorization);
+  function requireKey(authorization: string | null): KeyIdentity | null {
+    if (!keyRing.required) return null;
+    const key = keyRing.authenticate(authorization);
     if (key === undefined)
       throw new Refusal('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.');
     return key;
@@ -113,19 +130,20 @@ export function createApiCore(
   }
 
   /** A limiter answer as the caller's state. */
-  function stateOf(res: RateLimiterRes): RateLimitState {
+  function stateOf(res: RateLimiterRes, limit: number): RateLimitState {
     return {
-      limit: rateLimit,
+      limit,
       remaining: Math.max(0, res.remainingPoints),
       reset_seconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
       policy: RATE_LIMIT_POLICY,
     };
   }
 
-  async function count(identity: string): Promise<Record<string, string>> {
+  async function count(identity: string, caller?: KeyIdentity | null): Promise<Record<string, string>> {
+    const { points, limiter } = limiterOf(caller);
     if (!limiter) return {};
     try {
-      return stateHeaders(stateOf(await limiter.consume(identity)));
+      return stateHeaders(stateOf(await limiter.consume(identity), points));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       metrics.rateLimited();
@@ -133,18 +151,19 @@ export function createApiCore(
       throw new Refusal('rate_limited', `Too many requests ${whose}; retry in ${seconds} s.`, {
         headers: {
           'retry-after': String(seconds),
-          ...stateHeaders({ ...stateOf(rejection), reset_seconds: seconds }),
+          ...stateHeaders({ ...stateOf(rejection, points), reset_seconds: seconds }),
         },
       });
     }
   }
 
-  async function peek(identity: string): Promise<RateLimitState | undefined> {
+  async function peek(identity: string, caller?: KeyIdentity | null): Promise<RateLimitState | undefined> {
+    const { points, limiter } = limiterOf(caller);
     if (!limiter) return undefined;
     const res = await limiter.get(identity);
     // Nothing counted in the current window: the whole limit is left and there is nothing to reset.
-    if (res === null) return { limit: rateLimit, remaining: rateLimit, reset_seconds: 0, policy: RATE_LIMIT_POLICY };
-    return stateOf(res);
+    if (res === null) return { limit: points, remaining: points, reset_seconds: 0, policy: RATE_LIMIT_POLICY };
+    return stateOf(res, points);
   }
 
   function fault(error: unknown, requestId: string): void {
@@ -183,6 +202,7 @@ export function createApiCore(
     shuttingDown: () =>
       new Refusal('not_configured', SHUTTING_DOWN, { headers: { connection: 'close', 'retry-after': '1' } }),
     requireKey,
+    quotas,
     identity,
     count,
     peek,
@@ -201,19 +221,20 @@ export function createApiCore(
  * every provider costs nothing (each module's price says so) is the free chain's default (ADR 0117).
  */
 function rateLimitOf(engine: Engine, config: ServerConfig): number {
-  if (!config.rateLimitDefaulted || config.apiKeys.length > 0) return config.rateLimit;
+  if (!config.rateLimitDefaulted || config.apiKeys.length > 0 || config.apiKeysFile) return config.rateLimit;
   const { registry, providers } = engine.config;
   const free = providers.every((id) => registry[id]?.price.costs === 'nothing');
   return free ? DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN : config.rateLimit;
 }
 
-function createLimiter(engine: Engine, points: number, windowS: number): RateLimiterAbstract | undefined {
+function createLimiter(engine: Engine, points: number, windowS: number, own?: number): RateLimiterAbstract | undefined {
   if (points <= 0) return undefined;
   const memory = new RateLimiterMemory({ points, duration: windowS });
   if (!engine.redis) return memory;
   return new RateLimiterRedis({
     storeClient: engine.redis.client,
-    keyPrefix: `${engine.redis.prefix}limit`,
+    // A key's own limit counts apart from the server's (its points differ).
+    keyPrefix: `${engine.redis.prefix}limit${own === undefined ? '' : `:${own}`}`,
     points,
     duration: windowS,
     insuranceLimiter: memory,

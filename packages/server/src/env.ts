@@ -14,6 +14,11 @@ import { parseTrustedProxies } from './client-address.ts';
 export interface ServerConfig {
   /** `OPENMATES_API_KEYS`, comma-separated; empty means no key is required. */
   apiKeys: string[];
+  /**
+   * `OPENMATES_API_KEYS_FILE`: a JSON file of named keys (their SHA-256, never the key) with their
+   * rate limits and quotas, re-read when it changes (ADR 0150); keys are required once it is set.
+   */
+  apiKeysFile?: string;
   /** `OPENMATES_RATE_LIMIT_PER_MIN`: requests per key and window (default 60; 0 turns the limit off). */
   rateLimit: number;
   /**
@@ -82,6 +87,11 @@ export const SERVER_ENVIRONMENT = {
     description:
       'Comma-separated keys of at least 16 characters: the API then needs `Authorization: Bearer` with one of them, and the GUI asks for one. Without keys, `serve` refuses to bind a non-loopback address.',
     schema: commaList,
+  },
+  OPENMATES_API_KEYS_FILE: {
+    description:
+      'A JSON file of named keys: an array of `{ "name", "key_sha256", "rate_limit_per_min"?, "calls_per_day"?, "usd_per_month"? }` (no key in it, only its SHA-256; `openmates keys add` writes it). Its keys work beside `OPENMATES_API_KEYS`; the file is re-read when it changes. See docs/usage-and-quotas.md.',
+    schema: once(() => z.string().optional()),
   },
   OPENMATES_RATE_LIMIT_PER_MIN: {
     description:
@@ -184,6 +194,8 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     bodyTimeoutMs,
     streamKeepAliveMs: parsed.data.OPENMATES_STREAM_KEEPALIVE_MS,
   };
+  const keysFile = parsed.data.OPENMATES_API_KEYS_FILE?.trim();
+  if (keysFile) config.apiKeysFile = keysFile;
   const proxies = parseTrustedProxies(parsed.data.OPENMATES_TRUST_PROXY);
   if (proxies) config.trustProxy = proxies;
   return config;

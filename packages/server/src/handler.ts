@@ -155,7 +155,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
         req: request,
         router: appRouter,
         allowBatching: false,
-        createContext: () => ({ engine, requestId, signal }),
+        createContext: () => ({ engine, requestId, signal, meter: core.quotas.meter(exchange.caller) }),
         onError: ({ error }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR')
             log.error(
@@ -166,6 +166,7 @@ export function createHandler(options: HandlerOptions): ApiHandler {
       });
     },
     mcp: createMcpOperation({ core, version: options.version }),
+    usage: async (exchange) => exchange.json(200, JSON.stringify(await core.quotas.usage(exchange.caller))),
     openapi: async (exchange) =>
       exchange.reply(200, OPENAPI_TEXT, { 'content-type': 'application/json; charset=utf-8' }),
     async docs(exchange) {

@@ -1,5 +1,6 @@
 export * from './env.ts';
 export * from './handler.ts';
+export * from './keys-file.ts';
 export * from './loopback.ts';
 export * from './metrics.ts';
 export * from './node-server.ts';

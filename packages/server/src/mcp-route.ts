@@ -55,6 +55,8 @@ export function mcpRefusal(
 export function createMcpOperation(options: McpRouteOptions): Operation {
   const { core, version } = options;
   const backend = engineBackend(core.engine);
+  // A caller's key meters its calls (ADR 0149): the backend of a request debits to its key.
+  const backends = new WeakMap<Request, ReturnType<typeof engineBackend>>();
   // Each with its capability table: the tool's options say which provider applies them.
   const providers = core.engine.providers.map((p) => ({ id: p.id, name: p.name, capabilities: p.capabilities }));
   const provider = providers[0];
@@ -64,7 +66,7 @@ export function createMcpOperation(options: McpRouteOptions): Operation {
   const handler = createMcpHandler(
     ({ requestInfo }) =>
       createMcpServer({
-        backend,
+        backend: (requestInfo && backends.get(requestInfo)) || backend,
         version,
         provider,
         providers,
@@ -87,6 +89,7 @@ export function createMcpOperation(options: McpRouteOptions): Operation {
     }
     // The SDK's transport takes the request itself, its body already read and parsed.
     const request = exchange.request;
+    backends.set(request, engineBackend(core.engine, { meter: core.quotas.meter(exchange.caller) }));
     admission.set(request, async () => {
       try {
         await exchange.meter();

@@ -15,6 +15,10 @@ export interface ServerMetrics {
   request(route: string, status: number): void;
   /** A search refused by the per-key rate limit (429). */
   rateLimited(): void;
+  /** One provider call debited to a key before it was sent: its billed units and estimated cost (ADR 0149). */
+  debited(provider: string, billed: number, usd: number): void;
+  /** A search or a group's call refused because its key's quota is spent. */
+  quotaExceeded(): void;
   /** Whether the shared Redis answers (`openmates_redis_up`); stays 0 while none is configured. */
   setRedisUp(up: boolean): void;
   /** The text exposition, and its content type. */
@@ -62,6 +66,10 @@ export function createServerMetrics(): ServerMetrics {
   const groups: Counts = new Map();
   const cache: Counts = new Map();
   const rateLimited: Counts = new Map();
+  const calls: Counts = new Map();
+  const quotaExceeded: Counts = new Map();
+  const billed = new Map<string, number>();
+  const cost = new Map<string, number>();
   countedOnCollect(
     registry,
     'openmates_http_requests_total',
@@ -91,6 +99,42 @@ export function createServerMetrics(): ServerMetrics {
     rateLimited,
   );
   rateLimited.set('', { labels: {}, count: 0 });
+  countedOnCollect(
+    registry,
+    'openmates_provider_calls_total',
+    'Provider calls ended, by provider and outcome (`ok`, a group error code, or `aborted`).',
+    ['provider', 'outcome'],
+    calls,
+  );
+  countedOnCollect(
+    registry,
+    'openmates_quota_exceeded_total',
+    'Searches and calls refused because their key’s quota was spent.',
+    [],
+    quotaExceeded,
+  );
+  quotaExceeded.set('', { labels: {}, count: 0 });
+  const amounts = (name: string, help: string, values: Map<string, number>) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['provider'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [provider, amount] of values) this.inc({ provider }, amount);
+      },
+    });
+  amounts(
+    'openmates_provider_billed_units_total',
+    'Billed units debited to keys before their calls were sent, by provider (in its own unit).',
+    billed,
+  );
+  amounts(
+    'openmates_provider_cost_usd_total',
+    'Estimated cost of the calls debited to keys, by provider, in US dollars (from the price table).',
+    cost,
+  );
   const providerCalls = new Histogram({
     name: 'openmates_provider_call_seconds',
     help: 'Provider call durations, by provider and outcome (`ok`, a group error code, or `aborted`).',
@@ -108,12 +152,20 @@ export function createServerMetrics(): ServerMetrics {
   return {
     registry,
     engine: {
-      providerCall: (provider, outcome, seconds) => providerCalls.observe({ provider, outcome }, seconds),
+      providerCall: (provider, outcome, seconds) => {
+        providerCalls.observe({ provider, outcome }, seconds);
+        bump(calls, `${provider} ${outcome}`, () => ({ provider, outcome }));
+      },
       cache: (result) => bump(cache, result, () => ({ result })),
       group: (code) => bump(groups, code, () => ({ code })),
     },
     request: (route, status) => bump(requests, `${route} ${status}`, () => ({ route, status: String(status) })),
     rateLimited: () => bump(rateLimited, '', () => ({})),
+    debited(provider, units, usd) {
+      billed.set(provider, (billed.get(provider) ?? 0) + units);
+      cost.set(provider, (cost.get(provider) ?? 0) + usd);
+    },
+    quotaExceeded: () => bump(quotaExceeded, '', () => ({})),
     setRedisUp: (up) => redisUp.set(up ? 1 : 0),
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

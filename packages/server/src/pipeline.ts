@@ -14,6 +14,7 @@ import {
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { type ApiCore, JSON_HEADERS } from './api-core.ts';
+import type { KeyIdentity } from './keys-file.ts';
 import type { NodeBindings } from './node-bindings.ts';
 import { Refusal } from './refusal.ts';
 import { readBody } from './transport.ts';
@@ -40,8 +41,10 @@ export interface Exchange {
   readonly started: number;
   /** The body's text, read under the limits, for a route that takes one (`''` otherwise). */
   readonly body: string;
-  /** The caller's API key (`null`: no keys configured, or a public route). */
+  /** The caller's API key's identity, never the key (`null`: no keys configured, or a public route). */
   readonly key: string | null;
+  /** The caller's key as the keys file names it, with its quotas (`null`: no keys configured, or a public route). */
+  readonly caller: KeyIdentity | null;
   /** The caller's state under the limit, read without counting (a route metered by `peek`); else undefined. */
   readonly rateLimit: RateLimitState | undefined;
   /** Headers every answer of this request carries: the request id, the counted rate-limit state. */
@@ -126,17 +129,33 @@ export function createPipeline(options: PipelineOptions): FetchHandler {
         'Requests from this origin or host name are not allowed: see OPENMATES_ALLOWED_ORIGINS.',
       );
     if (route.request && exchange.method === route.method) exchange.body = await readBody(c);
-    if (route.needsKey) exchange.key = core.requireKey(exchange.header('authorization'));
+    if (route.needsKey) {
+      exchange.caller = core.requireKey(exchange.header('authorization'));
+      exchange.key = exchange.caller?.id ?? null;
+    }
     // With the limit off nothing is counted or read: not even the caller's identity is made.
-    if (core.limited && route.metering !== 'none') {
+    if ((core.limited || exchange.caller?.entry) && route.metering !== 'none') {
       const identity = core.identity(exchange.key, exchange.remoteAddress, exchange.header('x-forwarded-for'));
       const { headers } = exchange;
-      if (route.metering === 'request') Object.assign(headers, await core.count(identity));
-      else if (route.metering === 'peek') exchange.rateLimit = await core.peek(identity);
+      // A search is counted against the per-minute limit, then checked against the key's quotas
+      // (ADR 0149): a spent quota refuses it before any call, both policies in the RateLimit fields.
+      const counted = async () => {
+        const limit = await core.count(identity, exchange.caller);
+        let quota: { policy: string[]; state: string[] };
+        try {
+          quota = await core.quotas.check(exchange.caller);
+        } catch (error) {
+          if (!(error instanceof Refusal)) throw error;
+          throw new Refusal(error.code, error.message, { headers: withQuotas(limit, {}, error.headers) });
+        }
+        Object.assign(headers, withQuotas(limit, quota));
+      };
+      if (route.metering === 'request') await counted();
+      else if (route.metering === 'peek') exchange.rateLimit = await core.peek(identity, exchange.caller);
       else
         exchange.meter = async () => {
           try {
-            Object.assign(headers, await core.count(identity));
+            await counted();
           } catch (error) {
             if (error instanceof Refusal) Object.assign(headers, error.rateLimit);
             throw error;
@@ -272,11 +291,28 @@ function onEnd(answer: Response, done: () => void): Response {
   return new Response(followed, { status: answer.status, headers: answer.headers });
 }
 
+/**
+ * The RateLimit fields of the per-minute limit and of the key's quotas as one list each: the
+ * per-minute `per-key` item first (clients that read one policy read that one), the quotas after.
+ */
+function withQuotas(
+  limit: Record<string, string>,
+  quota: { policy?: string[]; state?: string[] },
+  refusal: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const join = (name: string, items: readonly string[] = []) => {
+    const all = [limit[name], refusal[name], ...items].filter((item): item is string => Boolean(item));
+    return all.length > 0 ? { [name]: all.join(', ') } : {};
+  };
+  return { ...limit, ...refusal, ...join('ratelimit-policy', quota.policy), ...join('ratelimit', quota.state) };
+}
+
 class ExchangeState implements Exchange {
   readonly requestId = randomUUID();
   readonly started = performance.now();
   body = '';
   key: string | null = null;
+  caller: KeyIdentity | null = null;
   rateLimit: RateLimitState | undefined;
   readonly headers: Record<string, string>;
   outcome?: number;

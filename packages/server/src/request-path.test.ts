@@ -48,6 +48,7 @@ const PROBES: Record<OperationName, Probe> = {
   search: { method: 'POST', path: PATHS.search, body: SEARCH_BODY },
   searchStream: { method: 'POST', path: PATHS.search, headers: { accept: EVENT_STREAM_MEDIA_TYPE }, body: SEARCH_BODY },
   skillInfo: { method: 'GET', path: PATHS.search },
+  usage: { method: 'GET', path: ROUTE_TABLE.usage.path },
   trpcSearch: { method: 'POST', path: ROUTE_TABLE.trpcSearch.path, body: SEARCH_BODY },
   mcp: {
     method: 'POST',

@@ -54,6 +54,7 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
       try {
         const { json } = await validated.run({
           signal: aborter.signal,
+          meter: core.quotas.meter(exchange.caller),
           onGroup: (group) => void send('group', JSON.stringify(group)),
         });
         exchange.outcome = 200;
@@ -86,7 +87,14 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
     const { response, json, retryAfterS } = await engine.searchText(exchange.body, {
       requestId: exchange.requestId,
       signal: exchange.signal,
+      meter: core.quotas.meter(exchange.caller),
     });
+    // Every group found the key's quota spent (another request spent it meanwhile): the key's 429.
+    const { results } = response;
+    if (results.length > 0 && results.every((group) => group.error?.code === 'quota_exceeded'))
+      throw new Refusal('quota_exceeded', results[0]?.error?.message, {
+        headers: retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+      });
     return exchange.json(
       searchStatus(response.results),
       json,

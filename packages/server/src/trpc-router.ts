@@ -8,7 +8,7 @@ import {
   WebSearchRequestSchema,
   WebSearchResponseSchema,
 } from '@openmates/contract';
-import { describeIssues, type Engine, EngineError, errorResponse } from '@openmates/core';
+import { type CallMeter, describeIssues, type Engine, EngineError, errorResponse } from '@openmates/core';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -17,6 +17,8 @@ import { z } from 'zod';
 /** Per-request context: the engine, the request id and the caller's abort signal. */
 export interface TrpcContext {
   engine: Engine;
+  /** Debits each provider call to the caller's key (ADR 0149). */
+  meter?: CallMeter;
   requestId: string;
   signal: AbortSignal;
 }
@@ -91,7 +93,8 @@ export const appRouter = t.router({
       .output(WebSearchResponseSchema)
       .mutation(async ({ input, ctx }) => {
         try {
-          return (await ctx.engine.search(input, { requestId: ctx.requestId, signal: ctx.signal })).response;
+          const meter = ctx.meter ? { meter: ctx.meter } : {};
+          return (await ctx.engine.search(input, { requestId: ctx.requestId, signal: ctx.signal, ...meter })).response;
         } catch (error) {
           if (error instanceof EngineError)
             throw new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });

@@ -2,6 +2,7 @@ import type { GroupErrorCode, NormalizedRequestItem } from '@openmates/contract'
 import { alteredQueryOf } from '../altered-query.ts';
 import type { BudgetSession } from '../budget.ts';
 import { type AdmissionRules, buildResults } from '../build-results.ts';
+import type { CallMeter } from '../call-meter.ts';
 import { EngineError } from '../engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { newestFirst } from '../news-order.ts';
@@ -39,6 +40,8 @@ export interface SearchRun {
   readonly observer: EngineObserver | undefined;
   /** How many providers the chain has (log lines name the provider only when several may answer). */
   readonly chainLength: number;
+  /** Debits each provider call before it is sent (ADR 0149); undefined: calls are not metered. */
+  readonly meter: CallMeter | undefined;
 }
 
 /** A group error, with the wait a rate limit asked for. */
@@ -107,6 +110,12 @@ export async function callMember(
   // The rules result building admits by: paging counts what passes them (ADR 0100).
   const rules: AdmissionRules = { filterTabloids: item.filter_tabloids, redact: run.redact, scope };
   const calls = { count: 1 };
+  // The send step: the caller's quota is debited now, before anything is sent (ADR 0149).
+  const refused = await run.meter?.debit(member.provider.id);
+  if (refused) {
+    run.log.info({ event: 'provider_call', group: index, ...who(run, member), code: 'quota_exceeded' }, 'quota spent');
+    return { error: { code: 'quota_exceeded', message: refused.message }, retryAfterMs: refused.retryAfterMs };
+  }
   try {
     await member.gate?.acquire(started + (member.timeoutMs * 3) / 4 - clock.now(), run.signal);
     const query = { ...item, fetchCount: fetchCountFor(item) };

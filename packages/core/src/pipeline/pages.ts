@@ -1,5 +1,6 @@
 import type { BudgetSession } from '../budget.ts';
 import { type AdmissionRules, admitCandidate } from '../build-results.ts';
+import type { CallMeter } from '../call-meter.ts';
 import type { AnswerPage, ProviderAnswer, ProviderQuery, RawCandidate } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 import { exchangePage } from './exchange.ts';
@@ -13,6 +14,7 @@ export interface PagingRun {
   readonly signal: AbortSignal;
   readonly budget: BudgetSession;
   readonly clock: Clock;
+  readonly meter?: CallMeter | undefined;
 }
 
 /** What the pages of one query gathered so far. */
@@ -74,6 +76,8 @@ function gather(
  */
 async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise<boolean> {
   if (!run.budget.debitCall()) return false;
+  // A further page is a call of the caller's quota too: a spent quota ends paging (ADR 0149).
+  if (await run.meter?.debit(member.provider.id)) return false;
   try {
     await member.gate?.acquire(endsAt - run.clock.now(), run.signal);
     return true;

@@ -18,7 +18,7 @@ import type { Admitted } from './admit.ts';
 export interface SearchJson {
   response: WebSearchResponse;
   json: string;
-  /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited`. */
+  /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited` (or every one as `quota_exceeded`). */
   retryAfterS?: number;
 }
 
@@ -134,7 +134,9 @@ export function fit(
     },
     'search finished',
   );
-  if (!groups.every((g) => g.error?.code === 'provider_rate_limited')) return fitted;
+  // Every group refused by a rate limit, or every group refused by the key's quota (ADR 0149).
+  const waited = (code: string) => groups.every((g) => g.error?.code === code);
+  if (!waited('provider_rate_limited') && !waited('quota_exceeded')) return fitted;
   const wait = Math.max(...admitted.map((entry) => entry.retryAfterMs ?? 0));
   return { ...fitted, retryAfterS: Math.max(1, Math.ceil(wait / 1000)) };
 }

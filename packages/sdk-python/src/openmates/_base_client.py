@@ -29,6 +29,7 @@ from ._generated_policy import (
     MAX_RETRY_AFTER_MS,
     RETRY_AFTER_HEADER,
     RETRY_CONNECTION_FAILURES,
+    NEVER_RETRIED_CODES,
     RETRY_STATUSES,
     RETRY_STATUSES_WITH_RETRY_AFTER,
     RETRY_TIMEOUTS,
@@ -341,6 +342,8 @@ def _parse_body(body: bytes) -> object:
 def is_retryable(error: APIError) -> bool:
     """429, 503 and a 502 that carries `Retry-After` are worth another attempt; a 400-class answer will
     not change, and a 500 or an ordinary 502 may already have cost provider calls."""
+    if error.code in NEVER_RETRIED_CODES:
+        return False
     if error.status in RETRY_STATUSES:
         return True
     return error.status in RETRY_STATUSES_WITH_RETRY_AFTER and RETRY_AFTER_HEADER in error.headers

@@ -7,7 +7,7 @@ import asyncio
 import ssl
 import time
 from types import TracebackType
-from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar, Union
+from typing import Awaitable, Callable, Mapping, Optional, Type, TypeVar, Union, cast
 
 from . import _http_async, _http_sync
 from ._base_client import (
@@ -22,6 +22,7 @@ from ._base_client import (
     parse_answer,
 )
 from ._exceptions import OpenMatesError
+from ._generated import ROUTES, Usage
 from ._generated_policy import DEFAULT_MAX_RETRIES
 from ._streaming import AsyncSearchStream, SearchStream
 from .resources.web import Apps, AsyncApps
@@ -88,6 +89,11 @@ class OpenMates(ClientCore):
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
         return parse_answer(raw)
+
+    def usage(self, *, timeout: Optional[float] = None, max_retries: Optional[int] = None) -> Usage:
+        """The calling key's usage today and this month, and what is left of its quotas (``GET /v1/usage``)."""
+        route = ROUTES["usage"]
+        return cast(Usage, self.request(route.method, route.path, timeout=timeout, max_retries=max_retries))
 
     def request_raw(
         self,
@@ -207,6 +213,11 @@ class AsyncOpenMates(ClientCore):
             method, path, body=body, timeout=timeout, max_retries=max_retries, extra_headers=extra_headers
         )
         return parse_answer(raw)
+
+    async def usage(self, *, timeout: Optional[float] = None, max_retries: Optional[int] = None) -> Usage:
+        """The calling key's usage today and this month, and what is left of its quotas (``GET /v1/usage``)."""
+        route = ROUTES["usage"]
+        return cast(Usage, await self.request(route.method, route.path, timeout=timeout, max_retries=max_retries))
 
     async def request_raw(
         self,

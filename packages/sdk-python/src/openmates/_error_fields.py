@@ -52,7 +52,12 @@ def answer_fields(status: int, body: object, headers: Mapping[str, str]) -> Answ
 def error_class_name(status: int, body: object) -> str:
     """The class a non-2xx answer raises: the one the contract's table names for its status (a 502's
     only when its body is a WebSearchResponse), else the server-error fallback for a 5xx, else APIError."""
-    row = next((row for row in ERROR_CLASSES if row.status == status), None)
+    code = body.get("code") if isinstance(body, dict) else None
+    # A row naming a code is raised for that code alone (`quota_exceeded` apart from `rate_limited`).
+    row = next(
+        (row for row in ERROR_CLASSES if row.status == status and (row.code is None or row.code == code)),
+        None,
+    )
     if row is not None and (row.body is None or _is_web_search_response(body)):
         return row.name
     return ERROR_CLASS_FALLBACK_SERVER_ERROR if status >= 500 else ERROR_CLASS_FALLBACK_OTHER

@@ -7,6 +7,7 @@ Every class derives from `OpenMatesError`; none shadows a Python built-in (`APIC
 not `ConnectionError`; `APITimeoutError`, not `TimeoutError`).
 """
 
+from datetime import datetime, timedelta, timezone
 from typing import Dict, List, Mapping, Optional, Type, cast
 
 from ._error_fields import answer_fields, connection_message, error_class_name, timeout_message
@@ -23,6 +24,7 @@ __all__ = [
     "MethodNotAllowedError",
     "PayloadTooLargeError",
     "UnsupportedMediaTypeError",
+    "QuotaExceededError",
     "RateLimitError",
     "InternalServerError",
     "ProviderError",
@@ -101,6 +103,20 @@ class UnsupportedMediaTypeError(APIError):
     """415 `unsupported_media_type`: the body is not `application/json`. Never retried."""
 
 
+class QuotaExceededError(APIError):
+    """429 `quota_exceeded`: this key’s quota (calls a UTC day, dollars a UTC month) is spent;
+    `resetAt` is when its window ends. Never retried."""
+
+    reset_at: Optional[datetime]
+    """When the quota's window ends and it renews (from ``Retry-After``); None when the answer did not say."""
+
+    def __init__(self, status: int, body: object, headers: Mapping[str, str]) -> None:
+        super().__init__(status, body, headers)
+        wait = headers.get("retry-after", "")
+        seconds = int(wait) if wait.strip().isdigit() else 0
+        self.reset_at = datetime.now(timezone.utc) + timedelta(seconds=seconds) if seconds > 0 else None
+
+
 class RateLimitError(APIError):
     """429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait
     `Retry-After` names, if any."""
@@ -163,6 +179,7 @@ ERROR_CLASSES_BY_NAME: Dict[str, Type[OpenMatesError]] = {
         MethodNotAllowedError,
         PayloadTooLargeError,
         UnsupportedMediaTypeError,
+        QuotaExceededError,
         RateLimitError,
         InternalServerError,
         ProviderError,

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "53482e4dba04657ba21401257849e7efcc820e4bbedea0dc31e4681a77f7edfd"
+CONTRACT_FINGERPRINT: Final = "5f28bc9e64481a94493e8821fa11b54c797b8ee50d5f4f4e95f14ec7594f6eed"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -25,6 +25,7 @@ SEARCH_PATH: Final = "/v1/apps/web/skills/search"
 
 ApiPath = Literal[
     "/v1/apps/web/skills/search",
+    "/v1/usage",
     "/trpc/webSearch.search",
     "/mcp",
     "/v1/openapi.json",
@@ -42,6 +43,7 @@ OperationName = Literal[
     "search",
     "searchStream",
     "skillInfo",
+    "usage",
     "trpcSearch",
     "mcp",
     "openapi",
@@ -64,6 +66,7 @@ ROUTES: Mapping[OperationName, Route] = {
     "search": Route("POST", "/v1/apps/web/skills/search"),
     "searchStream": Route("POST", "/v1/apps/web/skills/search"),
     "skillInfo": Route("GET", "/v1/apps/web/skills/search"),
+    "usage": Route("GET", "/v1/usage"),
     "trpcSearch": Route("POST", "/trpc/webSearch.search"),
     "mcp": Route("POST", "/mcp"),
     "openapi": Route("GET", "/v1/openapi.json"),
@@ -356,6 +359,7 @@ GroupErrorCode = Literal[
     "provider_rate_limited",
     "provider_auth",
     "provider_unavailable",
+    "quota_exceeded",
 ]
 
 
@@ -525,6 +529,7 @@ ErrorCode = Literal[
     "payload_too_large",
     "unsupported_media_type",
     "rate_limited",
+    "quota_exceeded",
     "provider_error",
     "provider_timeout",
     "provider_rate_limited",
@@ -720,6 +725,54 @@ class SkillInfo(_SkillInfoOptional):
     """The assertion ids this server is tested against."""
 
 
+class UsageWindowProvidersValue(TypedDict):
+    calls: int
+    """Provider calls debited (retries and further pages included)."""
+    billed: float
+    """Billed units, in each provider's unit."""
+    cost_usd: float
+    """Estimated cost from the price table, in US dollars."""
+
+
+class UsageWindow(TypedDict):
+    window: str
+    """The UTC day (`2026-12-07`) or month (`2026-12`)."""
+    reset_seconds: int
+    """Seconds until the window ends."""
+    calls: int
+    """Provider calls debited (retries and further pages included)."""
+    billed: float
+    """Billed units, in each provider's unit."""
+    cost_usd: float
+    """Estimated cost from the price table, in US dollars."""
+    providers: Mapping[str, UsageWindowProvidersValue]
+    """The same, per provider id."""
+
+
+class QuotaState(TypedDict):
+    quota: Literal["calls_per_day", "usd_per_month"]
+    policy: str
+    """Its name in `RateLimit-Policy`."""
+    limit: float
+    used: float
+    remaining: float
+    reset_seconds: int
+
+
+class _UsageOptional(TypedDict, total=False):
+    name: str
+    """The calling key's name; absent for a key without one (`OPENMATES_API_KEYS`)."""
+
+
+class Usage(_UsageOptional):
+    """The calling key's usage today and this month, and what is left of its quotas."""
+
+    today: UsageWindow
+    month: UsageWindow
+    quotas: List[QuotaState]
+    """What is left of each quota the key has."""
+
+
 class _HealthOptional(TypedDict, total=False):
     redis: Literal["ok", "down"]
     """Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica
@@ -755,6 +808,7 @@ ERROR_STATUS: Mapping[ErrorCode, int] = {
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "quota_exceeded": 429,
     "provider_error": 502,
     "provider_timeout": 502,
     "provider_rate_limited": 502,

@@ -17,6 +17,8 @@ class ErrorClassRow(NamedTuple):
     body: Optional[str]
     """When set, the class is raised for its status only when the body is of this shape."""
     codes: Tuple[str, ...]
+    code: Optional[str]
+    """When set, the class is raised for its status only when the body's code is this one."""
     doc: str
 
 
@@ -35,6 +37,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
+        code=None,
         doc="The base class of every error the SDK raises.",
     ),
     ErrorClassRow(
@@ -43,6 +46,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
+        code=None,
         doc="The server answered with a non-2xx status: `status`, the contract `code` and the request id; each subclass names one status. Raised itself for a status no subclass names, which is never retried.",
     ),
     ErrorClassRow(
@@ -51,6 +55,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=400,
         body=None,
         codes=("invalid_request",),
+        code=None,
         doc="400 `invalid_request`: `issues` names each broken rule by path. Never retried.",
     ),
     ErrorClassRow(
@@ -59,6 +64,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=401,
         body=None,
         codes=("unauthorized",),
+        code=None,
         doc="401 `unauthorized`: the server wants an API key and none or a wrong one came. Never retried.",
     ),
     ErrorClassRow(
@@ -67,6 +73,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=403,
         body=None,
         codes=("forbidden",),
+        code=None,
         doc="403 `forbidden`: the request’s `Origin` or `Host` is not one the server allows. Never retried.",
     ),
     ErrorClassRow(
@@ -75,6 +82,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=404,
         body=None,
         codes=("not_found",),
+        code=None,
         doc="404 `not_found`: no such route (is the base URL the server’s origin?). Never retried.",
     ),
     ErrorClassRow(
@@ -83,6 +91,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=405,
         body=None,
         codes=("method_not_allowed",),
+        code=None,
         doc="405 `method_not_allowed`: the route does not take this method. Never retried.",
     ),
     ErrorClassRow(
@@ -91,6 +100,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=413,
         body=None,
         codes=("payload_too_large",),
+        code=None,
         doc="413 `payload_too_large`: the body is over 64 KiB. Never retried.",
     ),
     ErrorClassRow(
@@ -99,7 +109,17 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=415,
         body=None,
         codes=("unsupported_media_type",),
+        code=None,
         doc="415 `unsupported_media_type`: the body is not `application/json`. Never retried.",
+    ),
+    ErrorClassRow(
+        name="QuotaExceededError",
+        parent="APIError",
+        status=429,
+        body=None,
+        codes=("quota_exceeded",),
+        code="quota_exceeded",
+        doc="429 `quota_exceeded`: this key’s quota (calls a UTC day, dollars a UTC month) is spent; `resetAt` is when its window ends. Never retried.",
     ),
     ErrorClassRow(
         name="RateLimitError",
@@ -107,6 +127,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=429,
         body=None,
         codes=("rate_limited",),
+        code=None,
         doc="429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait `Retry-After` names, if any.",
     ),
     ErrorClassRow(
@@ -115,6 +136,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=500,
         body=None,
         codes=("internal_error",),
+        code=None,
         doc="500 `internal_error`: the server failed; also raised for any other 5xx not from an OpenMates server (such as a proxy’s). Retried before it is raised only for a 502 that carries `Retry-After`; raised at once otherwise.",
     ),
     ErrorClassRow(
@@ -123,6 +145,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=502,
         body="WebSearchResponse",
         codes=("provider_error", "provider_timeout", "provider_rate_limited", "provider_auth", "provider_unavailable"),
+        code=None,
         doc="502 `provider_error`, `provider_timeout`, `provider_rate_limited`, `provider_auth` or `provider_unavailable`: every result group failed at the provider; `response` is the whole WebSearchResponse, each group’s `error` set. Retried before it is raised when the answer carries `Retry-After`; raised at once otherwise.",
     ),
     ErrorClassRow(
@@ -131,6 +154,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=503,
         body=None,
         codes=("not_configured",),
+        code=None,
         doc="503 `not_configured`: the server’s provider cannot serve. Retried before it is raised, after the wait `Retry-After` names, if any.",
     ),
     ErrorClassRow(
@@ -139,6 +163,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
+        code=None,
         doc="No answer came: the connection failed or dropped. Retried before it is raised.",
     ),
     ErrorClassRow(
@@ -147,6 +172,7 @@ ERROR_CLASSES: Final[Tuple[ErrorClassRow, ...]] = (
         status=None,
         body=None,
         codes=(),
+        code=None,
         doc="No answer came within the timeout; the server may already have searched. Never retried.",
     ),
 )
@@ -160,6 +186,9 @@ ERROR_CLASS_FALLBACK_OTHER: Final = "APIError"
 
 DEFAULT_MAX_RETRIES: Final = 2
 """Further attempts when the caller sets none."""
+
+NEVER_RETRIED_CODES: Final[Tuple[str, ...]] = ("quota_exceeded",)
+"""Codes never retried whatever their status (a quota's window may last a month)."""
 
 RETRY_STATUSES: Final[Tuple[int, ...]] = (429, 503)
 """Statuses always retried."""

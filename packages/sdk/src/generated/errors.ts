@@ -94,6 +94,22 @@ export class UnsupportedMediaTypeError extends APIError {
 }
 
 /**
+ * 429 `quota_exceeded`: this key’s quota (calls a UTC day, dollars a UTC month) is spent; `resetAt`
+ * is when its window ends. Never retried.
+ */
+export class QuotaExceededError extends APIError {
+  override name = 'QuotaExceededError';
+  /** When the quota's window ends and it renews (from `Retry-After`); undefined when the answer did not say. */
+  readonly resetAt: Date | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    const seconds = Number(init.headers.get('retry-after'));
+    this.resetAt = Number.isFinite(seconds) && seconds > 0 ? new Date(Date.now() + seconds * 1000) : undefined;
+  }
+}
+
+/**
  * 429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait
  * `Retry-After` names, if any.
  */
@@ -161,6 +177,7 @@ const API_ERROR_CLASSES: Record<APIErrorClassName, new (init: APIErrorInit) => A
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
+  QuotaExceededError,
   RateLimitError,
   InternalServerError,
   ProviderError,
@@ -178,6 +195,7 @@ export const ERROR_CLASSES_BY_NAME: Record<ErrorClassName, abstract new (...args
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
+  QuotaExceededError,
   RateLimitError,
   InternalServerError,
   ProviderError,

@@ -27,6 +27,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's usage today and this month, and what is left of its quotas
+         * @description Provider calls, billed units and estimated cost of the calling key in the current UTC day and UTC month, in total and per provider, and what is left of each quota the key has (`OPENMATES_API_KEYS_FILE`). Only the calling key's own usage is ever shown. Cache hits and shared calls count nothing.
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trpc/webSearch.search": {
         parameters: {
             query?: never;
@@ -300,7 +320,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        GroupErrorCode: "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable";
+        GroupErrorCode: "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "quota_exceeded";
         /** @description What this group cost; present on every group the engine finished, failed ones included. */
         GroupUsage: {
             /**
@@ -376,7 +396,7 @@ export interface components {
             request_id?: string;
         };
         /** @enum {string} */
-        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
+        ErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "provider_error" | "provider_timeout" | "provider_rate_limited" | "provider_auth" | "provider_unavailable" | "not_configured" | "internal_error";
         Issue: {
             /**
              * @description Where the problem is, such as `requests[0].query`; empty for the body itself.
@@ -489,6 +509,48 @@ export interface components {
             /** @description The policy's name (`per-key`). */
             policy: string;
         };
+        /** @description The calling key's usage today and this month, and what is left of its quotas. */
+        Usage: {
+            /** @description The calling key's name; absent for a key without one (`OPENMATES_API_KEYS`). */
+            name?: string;
+            today: components["schemas"]["UsageWindow"];
+            month: components["schemas"]["UsageWindow"];
+            /** @description What is left of each quota the key has. */
+            quotas: components["schemas"]["QuotaState"][];
+        };
+        UsageWindow: {
+            /** @description The UTC day (`2026-12-07`) or month (`2026-12`). */
+            window: string;
+            /** @description Seconds until the window ends. */
+            reset_seconds: number;
+            /** @description Provider calls debited (retries and further pages included). */
+            calls: number;
+            /** @description Billed units, in each provider's unit. */
+            billed: number;
+            /** @description Estimated cost from the price table, in US dollars. */
+            cost_usd: number;
+            /** @description The same, per provider id. */
+            providers: {
+                [key: string]: {
+                    /** @description Provider calls debited (retries and further pages included). */
+                    calls: number;
+                    /** @description Billed units, in each provider's unit. */
+                    billed: number;
+                    /** @description Estimated cost from the price table, in US dollars. */
+                    cost_usd: number;
+                };
+            };
+        };
+        QuotaState: {
+            /** @enum {string} */
+            quota: "calls_per_day" | "usd_per_month";
+            /** @description Its name in `RateLimit-Policy`. */
+            policy: string;
+            limit: number;
+            used: number;
+            remaining: number;
+            reset_seconds: number;
+        };
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -539,6 +601,9 @@ export type SearchStreamErrorEvent = components['schemas']['SearchStreamErrorEve
 export type SearchStreamEvent = components['schemas']['SearchStreamEvent'];
 export type SkillInfo = components['schemas']['SkillInfo'];
 export type RateLimitState = components['schemas']['RateLimitState'];
+export type Usage = components['schemas']['Usage'];
+export type UsageWindow = components['schemas']['UsageWindow'];
+export type QuotaState = components['schemas']['QuotaState'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
 export type $defs = Record<string, never>;
@@ -639,7 +704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this API key; retry later. */
+            /** @description Too many requests for this API key; retry later. Or `quota_exceeded`: the key's quota is spent until its window (the UTC day or month) ends; `RateLimit-Policy` names the quota. */
             429: {
                 headers: {
                     /** @description The per-key limit: `"per-key";q=<requests>;w=<window seconds>`. Sent on every answer counted against the limit; absent when the limit is off. */
@@ -687,6 +752,44 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description The caller's state: `"per-key";r=<remaining>;t=<seconds until the window resets>`. Sent with `RateLimit-Policy`. */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description A valid API key is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This method is not allowed on this route. */
+            405: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -996,7 +1099,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "53482e4dba04657ba21401257849e7efcc820e4bbedea0dc31e4681a77f7edfd";
+export const CONTRACT_FINGERPRINT = "5f28bc9e64481a94493e8821fa11b54c797b8ee50d5f4f4e95f14ec7594f6eed";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */
@@ -1006,6 +1109,7 @@ export const API_ROUTES = {
     search: { method: "POST", path: "/v1/apps/web/skills/search" },
     searchStream: { method: "POST", path: "/v1/apps/web/skills/search" },
     skillInfo: { method: "GET", path: "/v1/apps/web/skills/search" },
+    usage: { method: "GET", path: "/v1/usage" },
     trpcSearch: { method: "POST", path: "/trpc/webSearch.search" },
     mcp: { method: "POST", path: "/mcp" },
     openapi: { method: "GET", path: "/v1/openapi.json" },

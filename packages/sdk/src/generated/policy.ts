@@ -13,6 +13,7 @@ export const ERROR_CLASSES = [
   {"name":"MethodNotAllowedError","parent":"APIError","status":405,"doc":"405 `method_not_allowed`: the route does not take this method. Never retried.","codes":["method_not_allowed"]},
   {"name":"PayloadTooLargeError","parent":"APIError","status":413,"doc":"413 `payload_too_large`: the body is over 64 KiB. Never retried.","codes":["payload_too_large"]},
   {"name":"UnsupportedMediaTypeError","parent":"APIError","status":415,"doc":"415 `unsupported_media_type`: the body is not `application/json`. Never retried.","codes":["unsupported_media_type"]},
+  {"name":"QuotaExceededError","parent":"APIError","status":429,"code":"quota_exceeded","doc":"429 `quota_exceeded`: this key’s quota (calls a UTC day, dollars a UTC month) is spent; `resetAt` is when its window ends. Never retried.","codes":["quota_exceeded"]},
   {"name":"RateLimitError","parent":"APIError","status":429,"doc":"429 `rate_limited`: this key’s rate limit. Retried before it is raised, after the wait `Retry-After` names, if any.","codes":["rate_limited"]},
   {"name":"InternalServerError","parent":"APIError","status":500,"doc":"500 `internal_error`: the server failed; also raised for any other 5xx not from an OpenMates server (such as a proxy’s). Retried before it is raised only for a 502 that carries `Retry-After`; raised at once otherwise.","codes":["internal_error"]},
   {"name":"ProviderError","parent":"APIError","status":502,"body":"WebSearchResponse","doc":"502 `provider_error`, `provider_timeout`, `provider_rate_limited`, `provider_auth` or `provider_unavailable`: every result group failed at the provider; `response` is the whole WebSearchResponse, each group’s `error` set. Retried before it is raised when the answer carries `Retry-After`; raised at once otherwise.","codes":["provider_error","provider_timeout","provider_rate_limited","provider_auth","provider_unavailable"]},
@@ -31,6 +32,8 @@ export const ERROR_CLASS_FALLBACK = {
 
 /** Further attempts when the caller sets none. */
 export const DEFAULT_MAX_RETRIES = 2;
+/** Codes never retried whatever their status (a quota's window may last a month). */
+export const NEVER_RETRIED_CODES: readonly string[] = ["quota_exceeded"];
 /** Statuses always retried. */
 export const RETRY_STATUSES: readonly number[] = [429,503];
 /** Statuses retried only when the answer carries `retry-after` (the server sets it on a 502 only when every query was rate limited by the provider). */

@@ -208,6 +208,7 @@ export function createBraveProvider(config: BraveProviderConfig): SearchProvider
 }
 
 const FIX: Record<ProviderError['code'], string> = {
+  quota_exceeded: "An API key's quota on this server is spent; it is no fault of Brave's.",
   provider_auth: 'Set BRAVE_SEARCH_API_KEY to a key from the Brave Search API dashboard.',
   provider_rate_limited: "Wait for Brave's rate limit or monthly quota to reset, or raise the plan's limits.",
   provider_unavailable: 'Check network access to the Brave Search API and BRAVE_SEARCH_BASE_URL.',
