@@ -6,7 +6,7 @@ redacts) or from the failure's kind.
 """
 
 import re
-from typing import List, Mapping, NamedTuple, Optional, cast
+from typing import Dict, List, Mapping, NamedTuple, Optional, cast
 
 from ._generated import ErrorCode, Issue
 from ._generated_policy import ERROR_CLASS_FALLBACK_OTHER, ERROR_CLASS_FALLBACK_SERVER_ERROR, ERROR_CLASSES
@@ -52,13 +52,14 @@ def answer_fields(status: int, body: object, headers: Mapping[str, str]) -> Answ
 def error_class_name(status: int, body: object) -> str:
     """The class a non-2xx answer raises: the one the contract's table names for its status (a 502's
     only when its body is a WebSearchResponse), else the server-error fallback for a 5xx, else APIError."""
-    code = body.get("code") if isinstance(body, dict) else None
+    fields = cast(Dict[str, object], body) if isinstance(body, dict) else {}
+    code = fields.get("code")
     # A row naming a code is raised for that code alone (`quota_exceeded` apart from `rate_limited`).
     row = next(
         (row for row in ERROR_CLASSES if row.status == status and (row.code is None or row.code == code)),
         None,
     )
-    if row is not None and (row.body is None or _is_web_search_response(body)):
+    if row is not None and (row.body is None or _is_web_search_response(cast(object, body))):
         return row.name
     return ERROR_CLASS_FALLBACK_SERVER_ERROR if status >= 500 else ERROR_CLASS_FALLBACK_OTHER
 

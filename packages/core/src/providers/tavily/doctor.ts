@@ -49,6 +49,7 @@ const FIX: Record<ProviderError['code'], string> = {
   provider_unavailable: 'Check network access to the Tavily API and TAVILY_BASE_URL.',
   provider_timeout: 'Check network access to the Tavily API.',
   provider_error: 'Check TAVILY_BASE_URL points at the Tavily API origin (no path).',
+  quota_exceeded: "This server's quota for the key ran out; see docs/usage-and-quotas.md.",
 };
 
 /**
