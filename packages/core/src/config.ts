@@ -21,6 +21,7 @@ import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
 import { PROVIDER_MODULES } from './providers/registry.ts';
 import type { SearxngSettings } from './providers/searxng/settings.ts';
+import type { SerperSettings } from './providers/serper/settings.ts';
 import {
   blankToUndefined,
   ConfigError,
@@ -51,6 +52,7 @@ export interface EngineConfig {
   openai: OpenAISettings;
   local: LocalSettings;
   searxng: SearxngSettings;
+  serper: SerperSettings;
   /** Per call of the first provider, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /**
@@ -305,9 +307,10 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
   const openai = read(() => PROVIDER_MODULES.openai.parse(env));
   const local = read(() => PROVIDER_MODULES.local.parse(env));
   const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
+  const serper = read(() => PROVIDER_MODULES.serper.parse(env));
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
-  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng) throw new ConfigError(issues.join('\n'));
+  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !serper) throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(
@@ -336,6 +339,7 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
     openai,
     local,
     searxng,
+    serper,
     providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
     providerTimeoutsMs,
     requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
@@ -371,6 +375,7 @@ export function configSecrets(config: EngineConfig): string[] {
     ...PROVIDER_MODULES.brave.secrets(config.brave),
     ...PROVIDER_MODULES.openai.secrets(config.openai),
     ...PROVIDER_MODULES.searxng.secrets(config.searxng),
+    ...PROVIDER_MODULES.serper.secrets(config.serper),
     ...PROVIDER_MODULES.local.secrets(config.local),
     config.redis?.secret,
     ...(config.redis ? redisCredentials(config.redis.url) : []),

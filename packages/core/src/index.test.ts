@@ -32,6 +32,7 @@ it('exports exactly the values other packages use', async () => {
     'normalizeBaseUrl',
     'openIndex',
     'parseJsonBody',
+    'serperDryRunRequest',
     'tableSchema',
   ]);
 });

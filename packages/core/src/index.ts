@@ -32,6 +32,7 @@ export {
   openIndex,
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
+export { serperDryRunRequest } from './providers/serper/index.ts';
 export {
   buildListedProviders,
   createConfiguredProvider,

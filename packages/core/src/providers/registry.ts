@@ -6,6 +6,7 @@ import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
 import type { ProviderModule, ProviderOptions } from './provider-module.ts';
 import { searxngModule } from './searxng/index.ts';
+import { serperModule } from './serper/index.ts';
 
 export type { ProviderModule, ProviderOptions } from './provider-module.ts';
 
@@ -18,6 +19,7 @@ export const PROVIDER_MODULES: { readonly [K in ProviderId]: ProviderModule<Prov
   openai: openaiModule,
   local: localModule,
   searxng: searxngModule,
+  serper: serperModule,
 };
 
 /** The module of `id`, with its settings from `config`, typed together. */

@@ -12,7 +12,7 @@ import { createLogger } from '../logger.ts';
 import { createConfiguredProvider } from '../providers/registry.ts';
 
 /** The environment that points each recorded provider at its base URL on the recording server. */
-const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
+const SETTINGS: Partial<Record<Recording['provider'], (baseUrl: string) => Record<string, string>>> = {
   brave: (baseUrl) => ({
     OPENMATES_PROVIDER: 'brave',
     BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
@@ -23,6 +23,11 @@ const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string
     OPENMATES_PROVIDER: 'openai',
     OPENAI_API_KEY: 'recorded-answers-test-key',
     OPENAI_BASE_URL: baseUrl,
+  }),
+  serper: (baseUrl) => ({
+    OPENMATES_PROVIDER: 'serper',
+    SERPER_API_KEY: 'recorded-answers-test-key',
+    SERPER_BASE_URL: baseUrl,
   }),
 };
 
@@ -42,10 +47,12 @@ export async function searchRecording(
   request: unknown,
   env: Record<string, string> = {},
 ): Promise<RecordedSearch> {
+  const settings = SETTINGS[recording.provider];
+  if (settings === undefined) throw new Error(`no provider answers ${recording.provider} recordings yet`);
   const server = await startRecordingServer([recording]);
   try {
     const config = loadConfig({
-      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      ...settings(server.providerBaseUrls[recording.provider]),
       OPENMATES_CACHE_TTL_S: '0',
       ...env,
     });
