@@ -310,7 +310,8 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
   const serper = read(() => PROVIDER_MODULES.serper.parse(env));
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
-  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !serper) throw new ConfigError(issues.join('\n'));
+  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !serper)
+    throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(

@@ -32,7 +32,6 @@ export {
   openIndex,
 } from './providers/local/index.ts';
 export { dryRunRequest } from './providers/openai/index.ts';
-export { serperDryRunRequest } from './providers/serper/index.ts';
 export {
   buildListedProviders,
   createConfiguredProvider,
@@ -40,6 +39,7 @@ export {
   PROVIDER_MODULES,
   type ProviderModule,
 } from './providers/registry.ts';
+export { serperDryRunRequest } from './providers/serper/index.ts';
 export { loadHttpClient } from './providers/shared/http-client.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';

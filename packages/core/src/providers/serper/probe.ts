@@ -28,7 +28,8 @@ function normalized(item: unknown): NormalizedRequestItem {
 /** `item` as the pipeline hands it to Serper for the first page. */
 function firstPage(item: NormalizedRequestItem) {
   const query: ProviderQuery = { ...item, fetchCount: item.count };
-  const scoped = item.freshness !== undefined || item.include_domains !== undefined || item.exclude_domains !== undefined;
+  const scoped =
+    item.freshness !== undefined || item.include_domains !== undefined || item.exclude_domains !== undefined;
   return { query, page: { page: 0, first: true, scoped, wallClock: Date.now() } };
 }
 
