@@ -51,7 +51,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
 };
 
 /** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
-export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
+export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng' | 'serper';
 
 /** One scripted answer of a retry case's upstream: a status, its headers and a contract-shaped body. */
 export interface ScriptedAnswer {
@@ -73,7 +73,7 @@ export interface ExpectedRetry {
   delayMs: number | { min: number; max: number };
 }
 
-/** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI). */
+/** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI, Serper). */
 export interface ProviderRequest {
   /** Which fixture received it: set in a chain case (several providers), where requests of each are listed in chain order. */
   provider?: CaseProvider;

@@ -6,10 +6,13 @@ import {
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
+  SERPER_CANARY_API_KEY,
   type SearxngFixture,
+  type SerperFixture,
   startBraveFixture,
   startOpenAIFixture,
   startSearxngFixture,
+  startSerperFixture,
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
@@ -65,13 +68,15 @@ const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
 let searxng: SearxngFixture;
+let serper: SerperFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng] = await Promise.all([
+  [brave, openai, searxng, serper] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
+    startSerperFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -80,7 +85,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), serper?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -98,17 +103,20 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   brave.reset();
   openai.reset();
   searxng.reset();
+  serper.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
+    serper: { OPENMATES_PROVIDER: 'serper', SERPER_API_KEY: serper.apiKey, SERPER_BASE_URL: serper.baseUrl },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
     openai: () => openai.requests.length,
     local: undefined,
     searxng: () => searxng.requests.length,
+    serper: () => serper.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -116,6 +124,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
+    // Its search and news endpoints alike: the path is kept as `query.path`, the JSON body as `body`.
+    serper: () => serper.requests.map(({ path, body }) => ({ query: { path }, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -123,7 +133,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   env.OPENMATES_PROVIDER = chain.join(',');
   const environment: CaseEnvironment = {
     env: { ...env, ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, SERPER_CANARY_API_KEY],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
   if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);

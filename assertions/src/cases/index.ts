@@ -12,6 +12,7 @@ import { retryCases } from './retries.ts';
 import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
+import { serperCases } from './serper.ts';
 import { validatedCases } from './validated.ts';
 
 /** Every case of the parity suite. */
@@ -23,6 +24,7 @@ export const CASES: readonly ParityCase[] = [
   ...localCases,
   ...openaiCases,
   ...searxngCases,
+  ...serperCases,
   ...retryCases,
   ...retryRuleCases,
   ...scopeCases,

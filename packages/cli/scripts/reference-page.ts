@@ -41,6 +41,12 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {
+    title: 'Serper, Google results (`serper`)',
+    source: 'packages/core/src/providers/serper/settings.ts',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `serper`.',
+    variables: PROVIDER_MODULES.serper.environment,
+  },
+  {
     title: 'Engine',
     source: 'packages/core/src/config.ts',
     readBy: 'Read by every command that runs the engine.',
