@@ -1,5 +1,5 @@
 // Serper (Google results): the provider, its configuration, its dry run and its live probe.
-export { SERPER_PROBE_QUERY, type SerperDryRun, serperDryRunRequest, serperLiveProbe } from './probe.ts';
+export { serperDryRunRequest, serperLiveProbe } from './probe.ts';
 export {
   createSerperProvider,
   SERPER_CAPABILITIES,

@@ -15,7 +15,8 @@ import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, type ProviderQuery } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider } from '../registry.ts';
-import { SERPER_PROBE_QUERY, serperDryRunRequest, serperLiveProbe } from './probe.ts';
+import { LIVE_PROBE_QUERY } from '../shared/probes.ts';
+import { serperDryRunRequest, serperLiveProbe } from './probe.ts';
 import { serperCountry, serperTbs } from './provider.ts';
 
 let fixture: SerperFixture;
@@ -234,7 +235,7 @@ describe('Serper: doctor', () => {
     const checks = await serperLiveProbe({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl }, context().signal);
     expect(checks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(true);
-    expect(fixture.requests.map((r) => r.body?.q)).toEqual([SERPER_PROBE_QUERY]);
+    expect(fixture.requests.map((r) => r.body?.q)).toEqual([LIVE_PROBE_QUERY]);
     const bad = await serperLiveProbe({ apiKey: 'wrong-key-0000', baseUrl: fixture.baseUrl }, context().signal);
     expect(bad[0]).toMatchObject({ ok: false });
     expect(bad[0]?.detail).toContain('provider_auth');

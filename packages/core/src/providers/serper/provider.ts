@@ -24,8 +24,6 @@ export const SERPER_DEFAULT_BASE_URL = 'https://google.serper.dev';
 export const SERPER_PAGE_SIZE = 10;
 /** Serper pages fetched per query at most; each page is one provider call of the request's budget. */
 export const SERPER_MAX_PAGES = 4;
-/** The value of `X-API-KEY` wherever a request is shown (`openmates doctor --dry-run`). */
-export const SERPER_REDACTED_KEY = '[redacted]';
 
 // Google's `qdr:` periods (past day, week, month, year).
 const SERPER_PERIODS = { day: 'd', week: 'w', month: 'm', year: 'y' } as const;
@@ -157,7 +155,7 @@ export interface SerperProviderConfig {
 }
 
 /** The request of one page, as it is sent: `POST {origin}/search` (`/news` for news) with `X-API-KEY`. */
-export function serperRequest(
+function serperRequest(
   origin: string,
   apiKey: string,
   query: ProviderQuery,
@@ -173,7 +171,7 @@ export function serperRequest(
 }
 
 /** Serper's origin as configured, without a trailing slash. */
-export function serperOrigin(baseUrl: string | undefined): string {
+function serperOrigin(baseUrl: string | undefined): string {
   return (baseUrl ?? SERPER_DEFAULT_BASE_URL).replace(/\/+$/, '');
 }
 
