@@ -32,7 +32,6 @@ it('exports exactly the values other packages use', async () => {
     'normalizeBaseUrl',
     'openIndex',
     'parseJsonBody',
-    'serperDryRunRequest',
     'tableSchema',
   ]);
 });

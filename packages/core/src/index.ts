@@ -39,7 +39,6 @@ export {
   PROVIDER_MODULES,
   type ProviderModule,
 } from './providers/registry.ts';
-export { serperDryRunRequest } from './providers/serper/index.ts';
 export { loadHttpClient } from './providers/shared/http-client.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';

@@ -3,15 +3,15 @@ import { PROVIDER_IDS } from '@openmates/contract';
 import { BaseCommand } from '../lib/base-command.ts';
 import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
-/** The providers with a dry run and a live probe. */
-const PROBED = ['openai', 'serper'];
+/** The providers with a dry run and a live probe: every one that calls out. */
+const PROBED = ['openai', 'brave', 'searxng', 'serper'];
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI, Serper) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI: a two-step probe; Serper: one search) calls the provider for real: it sends fixed probe text (never a query of yours) and may cost money.`;
+--dry-run (OpenAI, Brave, SearXNG, Serper) prints the exact request a search would send, with the key or password redacted; it needs no key and sends nothing. --live calls the provider for real (OpenAI: a two-step probe; the others: one search): it sends fixed probe text (never a query of yours) and may cost money.`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -19,11 +19,11 @@ export default class Doctor extends BaseCommand {
       options: [...PROVIDER_IDS],
     }),
     'dry-run': Flags.boolean({
-      description: 'OpenAI, Serper: print the request one search would send (key redacted, no network).',
+      description: 'Print the request one search would send (key redacted, no network); not for local.',
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
-      description: 'OpenAI, Serper: also run the live probe (calls the provider; opt-in).',
+      description: 'Also run the live probe (calls the provider; may cost money; opt-in); not for local.',
       exclusive: ['dry-run'],
     }),
     'api-url': Flags.string({
@@ -63,9 +63,12 @@ export default class Doctor extends BaseCommand {
     const env = processEnv();
     const provider = (flags.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
     if ((flags['dry-run'] || flags.live) && !PROBED.includes(provider ?? ''))
-      this.error('--dry-run and --live apply to the OpenAI and Serper providers: add --provider openai or serper', {
-        exit: 2,
-      });
+      this.error(
+        `--dry-run and --live apply to a provider that calls out: add --provider with one of ${PROBED.join(', ')}`,
+        {
+          exit: 2,
+        },
+      );
     const apiKey = flags['api-key'] ?? cliVariable(env, 'OPENMATES_API_KEY');
     const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
     process.exitCode = await runDoctorCommand(

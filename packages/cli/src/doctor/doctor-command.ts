@@ -1,4 +1,5 @@
 import { exitCode, type ProviderId } from '@openmates/contract';
+import type { ProviderModule } from '@openmates/core';
 import { write } from '../lib/io.ts';
 import { colorEnabled, styler } from '../lib/style.ts';
 import { type DoctorReport, runDoctor } from './doctor.ts';
@@ -29,7 +30,7 @@ function renderReport(report: DoctorReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `openmates doctor`: prints the report (or the OpenAI or Serper dry run) and resolves to the exit code. */
+/** `openmates doctor`: prints the report (or a provider's dry run) and resolves to the exit code. */
 export async function runDoctorCommand(
   options: DoctorCommandOptions,
   stdout: NodeJS.WriteStream,
@@ -37,22 +38,26 @@ export async function runDoctorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   if (options.dryRun) {
-    const { ConfigError, dryRunRequest, loadConfig, serperDryRunRequest } = await import('@openmates/core');
-    const serper = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) === 'serper';
+    const { ConfigError, dryRunRequest, loadConfig, PROVIDER_MODULES } = await import('@openmates/core');
+    const id = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase() ?? 'openai') as ProviderId;
     let config: ReturnType<typeof loadConfig>;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: serper ? 'serper' : 'openai' });
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = serper
-      ? serperDryRunRequest({ query: options.query, country: 'US' }, config.serper.baseUrl)
-      : dryRunRequest(
-          { query: options.query, country: 'US' },
-          { baseUrl: config.openai.baseUrl, model: config.openai.model },
-        );
+    const item = { query: options.query, country: 'US' } as const;
+    const module = PROVIDER_MODULES[id] as ProviderModule<unknown>;
+    const dryRun =
+      id === 'openai'
+        ? dryRunRequest(item, { baseUrl: config.openai.baseUrl, model: config.openai.model })
+        : module.dryRunRequest?.(config[id], item);
+    if (dryRun === undefined) {
+      await write(stderr, `openmates doctor: --dry-run has nothing to show for ${id}: it sends no request\n`);
+      return exitCode('invalid_request');
+    }
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }

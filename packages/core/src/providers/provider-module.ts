@@ -1,6 +1,7 @@
 import type { ProviderId } from '@openmates/contract';
 import type { DoctorCheck, SearchProvider } from '../provider.ts';
 import type { Env, EnvTable } from '../shared/env-schema.ts';
+import type { DryRun } from './shared/probes.ts';
 
 /**
  * How `createConfiguredProvider` builds a provider, beyond the configuration: nothing so far (every
@@ -37,4 +38,9 @@ export interface ProviderModule<C> {
   configurationChecks(config: C, env: Env): DoctorCheck[];
   /** A check that runs a real, billed call (`openmates doctor --live`). */
   liveProbe?(config: C, signal: AbortSignal): Promise<DoctorCheck[]>;
+  /**
+   * The first request a search of `item` (a request item as the contract takes it) would send, its
+   * secrets redacted (`openmates doctor --dry-run`). Needs no key and sends nothing.
+   */
+  dryRunRequest?(config: C, item: unknown): DryRun;
 }

@@ -2,6 +2,7 @@ import { DEFAULT_SEARXNG_TIMEOUT_MS } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, hostOf, httpUrl, parseEnv } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
+import { searxngDryRunRequest, searxngLiveProbe } from './probe.ts';
 import { basicAuthorization, createSearxngProvider } from './provider.ts';
 
 /**
@@ -90,4 +91,10 @@ export const searxngModule: ProviderModule<SearxngSettings> = {
         : {}),
     },
   ],
+  async liveProbe(settings, signal) {
+    const { baseUrl } = settings;
+    if (baseUrl === undefined) return [];
+    return searxngLiveProbe({ ...settings, baseUrl }, signal);
+  },
+  dryRunRequest: searxngDryRunRequest,
 };

@@ -3,7 +3,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, httpUrl, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
-import { serperLiveProbe } from './probe.ts';
+import { serperDryRunRequest, serperLiveProbe } from './probe.ts';
 import { createSerperProvider, SERPER_DEFAULT_BASE_URL } from './provider.ts';
 
 /** Serper's part of the engine's configuration. */
@@ -52,4 +52,5 @@ export const serperModule: ProviderModule<SerperSettings> = {
     if (!settings.apiKey) return [];
     return serperLiveProbe({ apiKey: settings.apiKey, baseUrl: settings.baseUrl }, signal);
   },
+  dryRunRequest: (settings, item) => serperDryRunRequest(item, settings.baseUrl),
 };
