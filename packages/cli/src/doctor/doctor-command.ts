@@ -40,7 +40,7 @@ export async function runDoctorCommand(
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig, PROVIDER_MODULES } = await import('@openmates/core');
     const id = (options.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase() ?? 'openai') as ProviderId;
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
     } catch (error) {
@@ -52,8 +52,8 @@ export async function runDoctorCommand(
     const module = PROVIDER_MODULES[id] as ProviderModule<unknown>;
     const dryRun =
       id === 'openai'
-        ? dryRunRequest(item, { baseUrl: config.openai.baseUrl, model: config.openai.model })
-        : module.dryRunRequest?.(config[id], item);
+        ? dryRunRequest(item, { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model })
+        : module.dryRunRequest?.(config.settings[id], item);
     if (dryRun === undefined) {
       await write(stderr, `openmates doctor: --dry-run has nothing to show for ${id}: it sends no request\n`);
       return exitCode('invalid_request');

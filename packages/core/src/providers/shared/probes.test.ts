@@ -32,7 +32,7 @@ const signal = () => new AbortController().signal;
 
 describe('Brave', () => {
   const settings = () =>
-    loadConfig({ BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: `${brave.baseUrl}` }).brave;
+    loadConfig({ BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl }).settings.brave;
 
   it('--dry-run is the GET a search sends, the subscription token redacted, nothing sent', () => {
     const dry = braveModule.dryRunRequest?.(settings(), { query: 'rust', country: 'DE', freshness: 'week' });
@@ -57,7 +57,7 @@ describe('Brave', () => {
 });
 
 describe('SearXNG', () => {
-  const settings = () => loadConfig({ SEARXNG_BASE_URL: searxng.baseUrl }).searxng;
+  const settings = () => loadConfig({ SEARXNG_BASE_URL: searxng.baseUrl }).settings.searxng;
 
   it('--dry-run is the GET a search sends, the basic-auth credentials redacted, nothing sent', () => {
     const dry = searxngModule.dryRunRequest?.(settings(), { query: 'rust', search_lang: 'de' });

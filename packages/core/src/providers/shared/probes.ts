@@ -1,4 +1,4 @@
-import { type NormalizedRequestItem, normalizeRequest, type ProviderId } from '@openmates/contract';
+import { type NormalizedRequestItem, normalizeRequest } from '@openmates/contract';
 import { fetchCountFor, isScoped } from '../../pipeline/window.ts';
 import {
   type DoctorCheck,
@@ -14,7 +14,7 @@ export const REDACTED = '[redacted]';
 
 /** The first request a search sends, secrets redacted: what `openmates doctor --dry-run` prints. */
 export interface DryRun {
-  provider: ProviderId;
+  provider: string;
   recipient: string;
   method: 'GET' | 'POST';
   url: string;
