@@ -10,6 +10,8 @@ import { check } from './check.ts';
 const provider = 'serper' as const;
 const COLUMNS = {
   surfaces: ['core', 'rest', 'cli', 'sdk'],
+  // REST behind a proxy in front of several replicas: no provider-specific path (ADR 0138).
+  except: ['cluster'],
   formCannotExpress: 'the GUI columns do not run the Serper cases (ADR 0138).',
 } as const;
 
