@@ -74,7 +74,7 @@ export interface ExpectedRetry {
   delayMs: number | { min: number; max: number };
 }
 
-/** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI). */
+/** One request a fixture provider received: its query parameters (Brave, SearXNG) or its JSON body (OpenAI, Serper). */
 export interface ProviderRequest {
   /** Which fixture received it: set in a chain case (several providers), where requests of each are listed in chain order. */
   provider?: CaseProvider;

@@ -8,11 +8,14 @@ import {
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
+  SERPER_CANARY_API_KEY,
   type SearxngFixture,
+  type SerperFixture,
   startBraveFixture,
   startExaFixture,
   startOpenAIFixture,
   startSearxngFixture,
+  startSerperFixture,
   startTavilyFixture,
   TAVILY_CANARY_API_KEY,
   type TavilyFixture,
@@ -73,15 +76,17 @@ let openai: OpenAIFixture;
 let searxng: SearxngFixture;
 let tavily: TavilyFixture;
 let exa: ExaFixture;
+let serper: SerperFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng, tavily, exa] = await Promise.all([
+  [brave, openai, searxng, tavily, exa, serper] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
     startTavilyFixture(),
     startExaFixture(),
+    startSerperFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -90,7 +95,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), tavily?.close(), exa?.close()]);
+  await Promise.all([
+    brave?.close(),
+    openai?.close(),
+    searxng?.close(),
+    tavily?.close(),
+    exa?.close(),
+    serper?.close(),
+  ]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -110,6 +122,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   searxng.reset();
   tavily.reset();
   exa.reset();
+  serper.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
@@ -117,6 +130,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
     tavily: { OPENMATES_PROVIDER: 'tavily', TAVILY_API_KEY: tavily.apiKey, TAVILY_BASE_URL: tavily.baseUrl },
     exa: { OPENMATES_PROVIDER: 'exa', EXA_API_KEY: exa.apiKey, EXA_BASE_URL: exa.baseUrl },
+    serper: { OPENMATES_PROVIDER: 'serper', SERPER_API_KEY: serper.apiKey, SERPER_BASE_URL: serper.baseUrl },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
@@ -125,6 +139,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: () => searxng.requests.length,
     tavily: () => tavily.requests.length,
     exa: () => exa.requests.length,
+    serper: () => serper.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -147,6 +162,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
       SEARXNG_CANARY_PASSWORD,
       TAVILY_CANARY_API_KEY,
       EXA_CANARY_API_KEY,
+      SERPER_CANARY_API_KEY,
     ],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);

@@ -66,6 +66,7 @@ beforeAll(() => {
       OPENMATES_INDEX: indexPath,
       BRAVE_SEARCH_API_KEY: LOCAL_CANARY,
       TAVILY_API_KEY: `${LOCAL_CANARY}-tavily`,
+      SERPER_API_KEY: `${LOCAL_CANARY}-serper`,
       OPENMATES_CACHE_TTL_S: '0',
       OPENMATES_RATE_LIMIT_PER_MIN: '0',
       OPENMATES_LOG_LEVEL: 'info',

@@ -13,6 +13,7 @@ import { retryCases } from './retries.ts';
 import { retryRuleCases } from './retry-rule.ts';
 import { scopeCases } from './scope.ts';
 import { searxngCases } from './searxng.ts';
+import { serperCases } from './serper.ts';
 import { tavilyCases } from './tavily.ts';
 import { usageCases } from './usage.ts';
 import { validatedCases } from './validated.ts';
@@ -27,6 +28,7 @@ export const CASES: readonly ParityCase[] = [
   ...openaiCases,
   ...searxngCases,
   ...tavilyCases,
+  ...serperCases,
   ...retryCases,
   ...retryRuleCases,
   ...scopeCases,

@@ -47,6 +47,14 @@ describe('loadConfig', () => {
     expect(configSecrets(config)).toEqual(['b'.repeat(20), 'k'.repeat(20)]);
   });
 
+  it('reads Serper’s key (a secret) and origin, the origin defaulting to Serper’s API', () => {
+    const config = loadConfig({ SERPER_API_KEY: 's'.repeat(24), SERPER_BASE_URL: 'http://127.0.0.1:9/' });
+    expect(config.settings.serper).toEqual({ apiKey: 's'.repeat(24), baseUrl: 'http://127.0.0.1:9' });
+    expect(configSecrets(config)).toEqual(['s'.repeat(24)]);
+    expect(loadConfig({}).settings.serper).toEqual({ baseUrl: 'https://google.serper.dev' });
+    expect(() => loadConfig({ SERPER_BASE_URL: 'ftp://x' })).toThrow(/SERPER_BASE_URL/);
+  });
+
   it('reads the Brave key from BRAVE_API_KEY when BRAVE_SEARCH_API_KEY is not set, which wins when both are', () => {
     const fallback = { OPENMATES_PROVIDER: 'brave', BRAVE_API_KEY: 'f'.repeat(20) };
     expect(loadConfig(fallback).settings.brave.apiKey).toBe('f'.repeat(20));
@@ -83,7 +91,7 @@ describe('loadConfig', () => {
     const lines = (error as Error).message.split('\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
-      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, tavily, exa, or several of them in order separated by commas',
+      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, tavily, exa, serper, or several of them in order separated by commas',
     );
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);

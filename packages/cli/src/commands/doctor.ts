@@ -3,15 +3,15 @@ import { PROVIDER_IDS } from '@openmates/contract';
 import { BaseCommand } from '../lib/base-command.ts';
 import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
-/** The providers with a dry run and a live probe. */
-const DRY_RUN_PROVIDERS: readonly string[] = ['openai', 'tavily', 'exa'];
+/** The providers with a dry run and a live probe: every one that calls out. */
+const PROBED: readonly string[] = ['openai', 'brave', 'searxng', 'tavily', 'exa', 'serper'];
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI, Tavily, Exa) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Tavily, Exa) runs a live probe against the API: it sends fixed probe text (never a query of yours) and may cost money (OpenAI: two steps; Tavily and Exa: one search).`;
+--dry-run (every provider that calls out) prints the exact request a search would send, with the key or password redacted; it needs no key and sends nothing. --live calls the provider for real (OpenAI: a two-step probe; the others: one search): it sends fixed probe text (never a query of yours) and may cost money.`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -19,11 +19,11 @@ export default class Doctor extends BaseCommand {
       options: [...PROVIDER_IDS],
     }),
     'dry-run': Flags.boolean({
-      description: 'OpenAI, Tavily, Exa: print the request one search would send (key redacted, no network).',
+      description: 'Print the request one search would send (key redacted, no network); not for local.',
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
-      description: 'OpenAI, Tavily, Exa: also run the live probe (calls the provider; opt-in).',
+      description: 'Also run the live probe (calls the provider; may cost money; opt-in); not for local.',
       exclusive: ['dry-run'],
     }),
     'api-url': Flags.string({
@@ -49,6 +49,10 @@ export default class Doctor extends BaseCommand {
       command: '<%= config.bin %> doctor --provider openai --dry-run --json',
     },
     {
+      description: 'See what the Serper provider would send, without a key or network',
+      command: '<%= config.bin %> doctor --provider serper --dry-run --json',
+    },
+    {
       description: 'Probe OpenAI hosted web search for real (costs a little)',
       command: '<%= config.bin %> doctor --provider openai --live',
     },
@@ -58,9 +62,9 @@ export default class Doctor extends BaseCommand {
     const { flags } = await this.parse(Doctor);
     const env = processEnv();
     const provider = (flags.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
-    if ((flags['dry-run'] || flags.live) && !DRY_RUN_PROVIDERS.includes(provider ?? ''))
+    if ((flags['dry-run'] || flags.live) && !PROBED.includes(provider ?? ''))
       this.error(
-        `--dry-run and --live apply to the ${DRY_RUN_PROVIDERS.join(' and ')} providers: add --provider ${DRY_RUN_PROVIDERS.join(' or --provider ')}`,
+        `--dry-run and --live apply to a provider that calls out: add --provider with one of ${PROBED.join(', ')}`,
         {
           exit: 2,
         },

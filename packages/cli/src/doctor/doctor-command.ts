@@ -29,46 +29,32 @@ function renderReport(report: DoctorReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `openmates doctor`: prints the report (or the OpenAI dry run) and resolves to the exit code. */
+/** `openmates doctor`: prints the report (or a provider's dry run) and resolves to the exit code. */
 export async function runDoctorCommand(
   options: DoctorCommandOptions,
   stdout: NodeJS.WriteStream,
   stderr: NodeJS.WriteStream,
   env: Record<string, string | undefined>,
 ): Promise<number> {
-  if (options.dryRun && options.provider !== undefined && options.provider !== 'openai') {
-    const { ConfigError, loadConfig } = await import('@openmates/core');
-    const id = options.provider;
-    try {
-      const config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
-      const registry: import('@openmates/core').ProviderRegistry = config.registry;
-      const dryRun = registry[id]?.dryRun?.(config.settings[id], options.query);
-      if (dryRun === undefined) {
-        await write(stderr, `openmates doctor: --dry-run does not apply to the ${id} provider\n`);
-        return exitCode('invalid_request');
-      }
-      await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
-      return 0;
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
-      return exitCode('not_configured');
-    }
-  }
   if (options.dryRun) {
     const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
-    let config: import('@openmates/core').EngineConfig;
+    const id = options.provider ?? (env.OPENMATES_PROVIDER?.trim().toLowerCase() || 'openai');
+    let config: import('@openmates/core').AnyEngineConfig;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: id });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = dryRunRequest(
-      { query: options.query, country: 'US' },
-      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
-    );
+    const openai = id === 'openai' ? (config as import('@openmates/core').EngineConfig).settings.openai : undefined;
+    const dryRun = openai
+      ? dryRunRequest({ query: options.query, country: 'US' }, { baseUrl: openai.baseUrl, model: openai.model })
+      : config.registry[id]?.dryRun?.(config.settings[id], options.query);
+    if (dryRun === undefined) {
+      await write(stderr, `openmates doctor: --dry-run has nothing to show for ${id}: it sends no request\n`);
+      return exitCode('invalid_request');
+    }
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }

@@ -1,5 +1,6 @@
 import type { DoctorCheck, SearchProvider } from '../provider.ts';
 import type { Env, EnvTable } from '../shared/env-schema.ts';
+import type { DryRun } from './shared/probes.ts';
 
 /**
  * How `createConfiguredProvider` builds a provider, beyond the configuration: nothing so far (every
@@ -15,7 +16,7 @@ export interface DryRunRequest {
   readonly method: 'GET' | 'POST';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
+  readonly body?: unknown;
 }
 
 /** What one billed unit of a provider costs on its default plan, and where the figure was read. */

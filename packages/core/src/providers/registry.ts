@@ -7,6 +7,7 @@ import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
 import type { ProviderModule, ProviderOptions } from './provider-module.ts';
 import { searxngModule } from './searxng/index.ts';
+import { serperModule } from './serper/index.ts';
 import { tavilyModule } from './tavily/index.ts';
 
 export type {
@@ -32,6 +33,7 @@ export const PROVIDER_MODULES = {
   searxng: searxngModule,
   tavily: tavilyModule,
   exa: exaModule,
+  serper: serperModule,
 } as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
 /** The production registry's type: the contract's ids, each with its module's settings. */

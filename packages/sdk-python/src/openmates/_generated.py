@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "5f28bc9e64481a94493e8821fa11b54c797b8ee50d5f4f4e95f14ec7594f6eed"
+CONTRACT_FINGERPRINT: Final = "c46c5f14f695925029bb3ef0df9e9b66a61dca9cc1147282a76e5c1216591747"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -590,7 +590,15 @@ class SkillInfoProvider(TypedDict):
     """The first provider listed: every group goes to it first, and requests are validated against it.
     """
 
-    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    id: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -598,7 +606,15 @@ class SkillInfoProvider(TypedDict):
 
 
 class SkillInfoProvidersItem(TypedDict):
-    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    id: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -782,8 +798,24 @@ class _HealthOptional(TypedDict, total=False):
 
 class Health(_HealthOptional):
     status: Literal["ok"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
+    provider: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]
+    providers: List[Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
@@ -792,8 +824,24 @@ class Readiness(TypedDict):
     """
 
     status: Literal["ready"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
+    provider: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]
+    providers: List[Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "serper",
+    ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 

@@ -448,7 +448,7 @@ export interface components {
             /** @description The first provider listed: every group goes to it first, and requests are validated against it. */
             provider: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -457,7 +457,7 @@ export interface components {
             /** @description Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call fails as the provider's fault, so a query may reach each of them. */
             providers: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -555,9 +555,9 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper")[];
             /**
              * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
              * @enum {string}
@@ -569,9 +569,9 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper")[];
         };
     };
     responses: never;
@@ -1099,7 +1099,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "5f28bc9e64481a94493e8821fa11b54c797b8ee50d5f4f4e95f14ec7594f6eed";
+export const CONTRACT_FINGERPRINT = "c46c5f14f695925029bb3ef0df9e9b66a61dca9cc1147282a76e5c1216591747";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */

@@ -3,6 +3,7 @@ import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type Env, type EnvTable, httpUrl, isSet, parseEnv, secret, withDefault } from '../../shared/env-schema.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
+import { braveDryRunRequest, braveLiveProbe } from './probe.ts';
 import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './provider.ts';
 
 /** Brave's part of the engine's configuration. */
@@ -76,4 +77,9 @@ export const braveModule: ProviderModule<BraveSettings, 'brave'> = {
     keyCheck(env, braveKeyVariable(env) ?? 'BRAVE_SEARCH_API_KEY'),
     endpointCheck(env, 'BRAVE_SEARCH_BASE_URL', settings.baseUrl),
   ],
+  async liveProbe(settings, signal) {
+    if (!settings.apiKey) return [];
+    return braveLiveProbe({ apiKey: settings.apiKey, baseUrl: settings.baseUrl }, signal);
+  },
+  dryRun: (settings, query) => braveDryRunRequest({ query, country: 'US' }, settings.baseUrl),
 };

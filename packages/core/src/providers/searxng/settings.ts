@@ -2,6 +2,7 @@ import { DEFAULT_SEARXNG_TIMEOUT_MS } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, hostOf, httpUrl, parseEnv } from '../../shared/env-schema.ts';
 import { COSTS_NOTHING, type ProviderModule } from '../provider-module.ts';
+import { searxngDryRunRequest, searxngLiveProbe } from './probe.ts';
 import { basicAuthorization, createSearxngProvider } from './provider.ts';
 
 /**
@@ -94,4 +95,10 @@ export const searxngModule: ProviderModule<SearxngSettings, 'searxng'> = {
         : {}),
     },
   ],
+  async liveProbe(settings, signal) {
+    const { baseUrl } = settings;
+    if (baseUrl === undefined) return [];
+    return searxngLiveProbe({ ...settings, baseUrl }, signal);
+  },
+  dryRun: (settings, query) => searxngDryRunRequest(settings, { query, country: 'US' }),
 };
