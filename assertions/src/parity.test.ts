@@ -149,6 +149,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
     tavily: () => tavily.requests.map(({ body }) => ({ query: {}, body })),
     exa: () => exa.requests.map(({ body }) => ({ query: {}, body })),
+    // Its search and news endpoints alike: the path is kept as `query.path`, the JSON body as `body`.
+    serper: () => serper.requests.map(({ path, body }) => ({ query: { path }, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };

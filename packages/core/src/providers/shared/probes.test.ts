@@ -7,7 +7,9 @@ import {
 } from '@openmates/fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
+import { braveDryRunRequest } from '../brave/probe.ts';
 import { braveModule } from '../brave/settings.ts';
+import { searxngDryRunRequest } from '../searxng/probe.ts';
 import { searxngModule } from '../searxng/settings.ts';
 import { LIVE_PROBE_QUERY } from './probes.ts';
 
@@ -35,7 +37,7 @@ describe('Brave', () => {
     loadConfig({ BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl }).settings.brave;
 
   it('--dry-run is the GET a search sends, the subscription token redacted, nothing sent', () => {
-    const dry = braveModule.dryRunRequest?.(settings(), { query: 'rust', country: 'DE', freshness: 'week' });
+    const dry = braveDryRunRequest({ query: 'rust', country: 'DE', freshness: 'week' }, settings().baseUrl);
     expect(dry).toEqual({
       provider: 'brave',
       recipient: new URL(brave.baseUrl).host,
@@ -44,6 +46,7 @@ describe('Brave', () => {
       headers: { Accept: 'application/json', 'X-Subscription-Token': '[redacted]' },
     });
     expect(JSON.stringify(dry)).not.toContain(brave.apiKey);
+    expect(braveModule.dryRun?.(settings(), 'rust')?.url).toContain('/web/search?q=rust&');
     expect(brave.requests).toHaveLength(0);
   });
 
@@ -60,11 +63,12 @@ describe('SearXNG', () => {
   const settings = () => loadConfig({ SEARXNG_BASE_URL: searxng.baseUrl }).settings.searxng;
 
   it('--dry-run is the GET a search sends, the basic-auth credentials redacted, nothing sent', () => {
-    const dry = searxngModule.dryRunRequest?.(settings(), { query: 'rust', search_lang: 'de' });
+    const dry = searxngDryRunRequest(settings(), { query: 'rust', search_lang: 'de' });
     expect(dry?.method).toBe('GET');
     expect(dry?.url).toBe(`${searxng.plainBaseUrl}/search?q=rust&format=json&language=de&safesearch=1&pageno=1`);
     expect(dry?.headers.Authorization).toBe('Basic [redacted]');
     expect(JSON.stringify(dry)).not.toContain(SEARXNG_CANARY_PASSWORD);
+    expect(searxngModule.dryRun?.(settings(), 'rust')?.headers.Authorization).toBe('Basic [redacted]');
     expect(searxng.requests).toHaveLength(0);
   });
 
