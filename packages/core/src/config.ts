@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ANTHROPIC_TIMEOUT_MS,
   DEFAULT_CACHE_TTL_S,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SOURCES,
@@ -16,6 +17,7 @@ import {
 } from '@openmates/contract';
 import { z } from 'zod';
 import { processEnv } from './env.ts';
+import type { AnthropicSettings } from './providers/anthropic/request.ts';
 import type { BraveSettings } from './providers/brave/settings.ts';
 import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
@@ -51,6 +53,7 @@ export interface EngineConfig {
   openai: OpenAISettings;
   local: LocalSettings;
   searxng: SearxngSettings;
+  anthropic: AnthropicSettings;
   /** Per call of the first provider, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /**
@@ -208,7 +211,7 @@ export const SELECTION_ENVIRONMENT = {
 export const ENGINE_ENVIRONMENT = {
   OPENMATES_PROVIDER_TIMEOUT_MS: {
     description: 'Milliseconds per provider call, retries included (SearXNG: per page).',
-    default: `${DEFAULT_PROVIDER_TIMEOUT_MS}; ${DEFAULT_OPENAI_TIMEOUT_MS} for \`openai\`; ${DEFAULT_SEARXNG_TIMEOUT_MS} for \`searxng\``,
+    default: `${DEFAULT_PROVIDER_TIMEOUT_MS}; ${DEFAULT_OPENAI_TIMEOUT_MS} for \`openai\`; ${DEFAULT_SEARXNG_TIMEOUT_MS} for \`searxng\`; ${DEFAULT_ANTHROPIC_TIMEOUT_MS} for \`anthropic\``,
     schema: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
   },
   OPENMATES_CACHE_TTL_S: {
@@ -305,9 +308,11 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
   const openai = read(() => PROVIDER_MODULES.openai.parse(env));
   const local = read(() => PROVIDER_MODULES.local.parse(env));
   const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
+  const anthropic = read(() => PROVIDER_MODULES.anthropic.parse(env));
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
-  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng) throw new ConfigError(issues.join('\n'));
+  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !anthropic)
+    throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(
@@ -336,6 +341,7 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
     openai,
     local,
     searxng,
+    anthropic,
     providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
     providerTimeoutsMs,
     requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
@@ -371,6 +377,7 @@ export function configSecrets(config: EngineConfig): string[] {
     ...PROVIDER_MODULES.brave.secrets(config.brave),
     ...PROVIDER_MODULES.openai.secrets(config.openai),
     ...PROVIDER_MODULES.searxng.secrets(config.searxng),
+    ...PROVIDER_MODULES.anthropic.secrets(config.anthropic),
     ...PROVIDER_MODULES.local.secrets(config.local),
     config.redis?.secret,
     ...(config.redis ? redisCredentials(config.redis.url) : []),

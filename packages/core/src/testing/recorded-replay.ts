@@ -27,6 +27,11 @@ const SETTINGS: Partial<Record<Recording['provider'], (baseUrl: string) => Recor
     OPENAI_API_KEY: 'recorded-answers-test-key',
     OPENAI_BASE_URL: baseUrl,
   }),
+  anthropic: (baseUrl) => ({
+    OPENMATES_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: 'recorded-answers-test-key',
+    ANTHROPIC_BASE_URL: baseUrl,
+  }),
 };
 
 /** What one engine search on a recording gave: the response, the engine's log lines, the calls the server received. */
