@@ -41,6 +41,12 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {
+    title: 'Anthropic hosted search (`anthropic`)',
+    source: 'packages/core/src/providers/anthropic/settings.ts',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `anthropic`.',
+    variables: PROVIDER_MODULES.anthropic.environment,
+  },
+  {
     title: 'Engine',
     source: 'packages/core/src/config.ts',
     readBy: 'Read by every command that runs the engine.',
