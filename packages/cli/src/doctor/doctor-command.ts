@@ -29,7 +29,7 @@ function renderReport(report: DoctorReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `openmates doctor`: prints the report (or the OpenAI dry run) and resolves to the exit code. */
+/** `openmates doctor`: prints the report (or the OpenAI or Anthropic dry run) and resolves to the exit code. */
 export async function runDoctorCommand(
   options: DoctorCommandOptions,
   stdout: NodeJS.WriteStream,
@@ -37,19 +37,25 @@ export async function runDoctorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   if (options.dryRun) {
-    const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    const { anthropicDryRun, ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    const provider = options.provider === 'anthropic' ? 'anthropic' : 'openai';
     let config: ReturnType<typeof loadConfig>;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: provider });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = dryRunRequest(
-      { query: options.query, country: 'US' },
-      { baseUrl: config.openai.baseUrl, model: config.openai.model },
-    );
+    const query = { query: options.query, country: 'US' } as const;
+    const dryRun =
+      provider === 'anthropic'
+        ? anthropicDryRun(query, config.anthropic)
+        : dryRunRequest(query, {
+            baseUrl: config.openai.baseUrl,
+            model: config.openai.model,
+            maxSearches: config.openai.maxSearches,
+          });
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }
