@@ -47,7 +47,7 @@ describe('openmates with OPENMATES_PROVIDER=anthropic', () => {
   });
 
   it('refuses an option it cannot apply before any call, naming the field and Anthropic', async () => {
-    const result = await runCli(['search', 'rust', '--freshness', 'pw', '--json'], env);
+    const result = await runCli(['search', 'rust', '--freshness', 'week', '--json'], env);
     expect(result.code).not.toBe(0);
     expect(`${result.stdout}${result.stderr}`).toMatch(/freshness/);
     expect(`${result.stdout}${result.stderr}`).toMatch(/Anthropic/);
@@ -69,7 +69,7 @@ describe('openmates with OPENMATES_PROVIDER=anthropic', () => {
       expect(text).not.toContain(fixture.apiKey);
       const body = JSON.parse(text) as Answer;
       expect(body.results[0]?.results).toHaveLength(2);
-      expect(body.results[0]?.provider).toMatch(/Anthropic/);
+      expect(text).toMatch(/Anthropic web_search \(claude-haiku-4-5\)/);
       expect(body.results[1]?.error?.code).toBe('provider_error');
       expect(body.results[1]?.error?.message).toMatch(/pause_turn/);
       expect(server.stdout() + server.stderr()).not.toContain(fixture.apiKey);
