@@ -1,12 +1,15 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  ANTHROPIC_CANARY_API_KEY,
+  type AnthropicFixture,
   type BraveFixture,
   CANARY_API_KEY,
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
   type SearxngFixture,
+  startAnthropicFixture,
   startBraveFixture,
   startOpenAIFixture,
   startSearxngFixture,
@@ -65,13 +68,15 @@ const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
 let searxng: SearxngFixture;
+let anthropic: AnthropicFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng] = await Promise.all([
+  [brave, openai, searxng, anthropic] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
+    startAnthropicFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -80,7 +85,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), anthropic?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -98,17 +103,24 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   brave.reset();
   openai.reset();
   searxng.reset();
+  anthropic.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
+    anthropic: {
+      OPENMATES_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: anthropic.apiKey,
+      ANTHROPIC_BASE_URL: anthropic.baseUrl,
+    },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
     openai: () => openai.requests.length,
     local: undefined,
     searxng: () => searxng.requests.length,
+    anthropic: () => anthropic.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -116,6 +128,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
+    anthropic: () => anthropic.requests.map(({ body }) => ({ query: {}, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -123,7 +136,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   env.OPENMATES_PROVIDER = chain.join(',');
   const environment: CaseEnvironment = {
     env: { ...env, ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, ANTHROPIC_CANARY_API_KEY],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
   if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);

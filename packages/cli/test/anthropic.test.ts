@@ -42,7 +42,7 @@ describe('openmates with OPENMATES_PROVIDER=anthropic', () => {
       note: 'The first page explains rust traits.',
     });
     expect(fixture.requests).toHaveLength(1);
-    expect((fixture.requests[0]?.body as { tools: { max_uses: number }[] }).tools[0]?.max_uses).toBe(4);
+    expect((fixture.requests[0]?.body as { tools: { max_uses: number }[] } | undefined)?.tools[0]?.max_uses).toBe(4);
     expect(`${result.stdout}${result.stderr}`).not.toContain(fixture.apiKey);
   });
 
