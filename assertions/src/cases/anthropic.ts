@@ -30,11 +30,18 @@ function anthropicResults(query: string, count: number) {
   }));
 }
 
-/** The tool of the one request the fixture received. */
+/**
+ * The tool the fixture was sent: every request of the run carries the same one (a column may send
+ * the request more than once, as the CLI's does for each of its output forms).
+ */
 function toolSent(requests: readonly ProviderRequest[]): Record<string, unknown> {
-  check(requests.length === 1, `one request, got ${requests.length}`);
-  const body = requests[0]?.body as { tools?: Record<string, unknown>[] } | undefined;
-  const tool = body?.tools?.[0];
+  check(requests.length > 0, 'at least one request');
+  const tools = requests.map((r) => (r.body as { tools?: Record<string, unknown>[] } | undefined)?.tools?.[0]);
+  const [tool] = tools;
+  check(
+    tools.every((t) => JSON.stringify(t) === JSON.stringify(tool)),
+    'every request sent the same tool',
+  );
   check(
     tool?.type === 'web_search_20250305' && tool.name === 'web_search',
     `the web search tool: ${JSON.stringify(tool)}`,
@@ -213,6 +220,8 @@ export const anthropicCases: ParityCase[] = [
     description: 'Anthropic first: the group it fails as unavailable goes to Brave, and says who answered.',
     provider: ['anthropic', 'brave'],
     surfaces,
+    // The second replica asks Anthropic again for the group it failed (a failure is never cached), and the cluster column counts that call as a cache miss.
+    except: ['cluster'],
     request: {
       requests: [
         { id: 'a', query: 'rust traits', count: 2, filter_tabloids: false },
@@ -242,8 +251,10 @@ export const anthropicCases: ParityCase[] = [
     provider: ['brave', 'anthropic'],
     surfaces,
     request: { requests: [{ id: 'a', query: 'refused rust', count: 2, filter_tabloids: false }] },
+    // The second replica asks Brave again for the group Brave failed (a failure is never cached), and the cluster column counts that call as a cache miss.
+    except: ['cluster'],
     expect: {
-      provider: `Brave Search, ${NAME}`,
+      provider: NAME,
       groups: [{ id: 'a', provider: NAME, results: anthropicResults('refused rust', 2) }],
     },
   },
