@@ -96,11 +96,14 @@ export function receiptOf(message: AnthropicMessage, maxSearches: number): Anthr
   const searches: ReceiptSearch[] = [];
   const errors: unknown[] = [];
   const texts: ContentBlock[] = [];
+  const started = new Set<string>();
   for (const block of message.content) {
     if (block.type === 'text') texts.push(block);
+    if (block.type === 'server_tool_use') started.add(String(block.id));
     if (block.type !== 'web_search_tool_result') continue;
     const id = block.tool_use_id;
-    if (typeof id !== 'string' || !uses.has(id) || answered.has(id))
+    // A result answers a search already started: one before its use is a conflicting receipt.
+    if (typeof id !== 'string' || !started.has(id) || answered.has(id))
       throw fail(
         `${NAME} sent a web search result without its search (a missing or conflicting receipt); no result is used.`,
       );
