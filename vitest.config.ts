@@ -10,7 +10,7 @@ export const TEST_FILES = '{contract,assertions,packages,apps}/**/*.test.ts';
  */
 export const INTEGRATION_FILES = [
   // The CLI run as a user runs it: `bin/run.js` in a child process, installed, or on an old Node.
-  'packages/cli/test/{chain,cluster,cold-start,commands,floor-node,install-cli,mcp,old-node}.test.ts',
+  'packages/cli/test/{chain,cluster,cold-start,commands,floor-node,help-examples,install-cli,mcp,old-node}.test.ts',
   'packages/cli/test/{readme,remote-retry,search,serve-drain,stream,terminal}.test.ts',
   // Redis, nginx.
   'packages/server/src/{replicas,scope-cache}.test.ts',

@@ -39,7 +39,7 @@ export async function runDoctorCommand(
   if (options.dryRun) {
     const { anthropicDryRun, ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
     const provider = options.provider === 'anthropic' ? 'anthropic' : 'openai';
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: provider });
     } catch (error) {
@@ -50,11 +50,11 @@ export async function runDoctorCommand(
     const query = { query: options.query, country: 'US' } as const;
     const dryRun =
       provider === 'anthropic'
-        ? anthropicDryRun(query, config.anthropic)
+        ? anthropicDryRun(query, config.settings.anthropic)
         : dryRunRequest(query, {
-            baseUrl: config.openai.baseUrl,
-            model: config.openai.model,
-            maxSearches: config.openai.maxSearches,
+            baseUrl: config.settings.openai.baseUrl,
+            model: config.settings.openai.model,
+            maxSearches: config.settings.openai.maxSearches,
           });
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;

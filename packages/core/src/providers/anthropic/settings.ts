@@ -63,10 +63,21 @@ const needsKey = () =>
   new ProviderNotConfiguredError('OPENMATES_PROVIDER=anthropic needs ANTHROPIC_API_KEY (an Anthropic API key).');
 
 /** Anthropic's hosted search: its variables, identity, construction, doctor checks and live probe. */
-export const anthropicModule: ProviderModule<AnthropicSettings> = {
+export const anthropicModule: ProviderModule<AnthropicSettings, 'anthropic'> = {
   id: 'anthropic',
+  name: 'Anthropic hosted search',
+  // Each search the web search tool runs ($10 per 1,000, as its tool page states); the model's tokens are billed on top.
+  price: {
+    costs: 'per-unit',
+    usd: 0.01,
+    unit: 'search',
+    asOf: '2026-12-07',
+    page: 'https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool',
+  },
+  docsPage: 'docs/providers/anthropic.md',
   defaultTimeoutMs: DEFAULT_ANTHROPIC_TIMEOUT_MS,
   accessVariable: 'ANTHROPIC_API_KEY',
+  baseUrlVariable: 'ANTHROPIC_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);
