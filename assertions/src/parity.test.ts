@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  ANTHROPIC_CANARY_API_KEY,
+  type AnthropicFixture,
   type BraveFixture,
   CANARY_API_KEY,
   EXA_CANARY_API_KEY,
@@ -9,6 +11,7 @@ import {
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
   type SearxngFixture,
+  startAnthropicFixture,
   startBraveFixture,
   startExaFixture,
   startOpenAIFixture,
@@ -73,15 +76,17 @@ let openai: OpenAIFixture;
 let searxng: SearxngFixture;
 let tavily: TavilyFixture;
 let exa: ExaFixture;
+let anthropic: AnthropicFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng, tavily, exa] = await Promise.all([
+  [brave, openai, searxng, tavily, exa, anthropic] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
     startTavilyFixture(),
     startExaFixture(),
+    startAnthropicFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -90,7 +95,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), tavily?.close(), exa?.close()]);
+  await Promise.all([
+    brave?.close(),
+    openai?.close(),
+    searxng?.close(),
+    tavily?.close(),
+    exa?.close(),
+    anthropic?.close(),
+  ]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -110,6 +122,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   searxng.reset();
   tavily.reset();
   exa.reset();
+  anthropic.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
@@ -117,6 +130,11 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
     tavily: { OPENMATES_PROVIDER: 'tavily', TAVILY_API_KEY: tavily.apiKey, TAVILY_BASE_URL: tavily.baseUrl },
     exa: { OPENMATES_PROVIDER: 'exa', EXA_API_KEY: exa.apiKey, EXA_BASE_URL: exa.baseUrl },
+    anthropic: {
+      OPENMATES_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: anthropic.apiKey,
+      ANTHROPIC_BASE_URL: anthropic.baseUrl,
+    },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
@@ -125,6 +143,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: () => searxng.requests.length,
     tavily: () => tavily.requests.length,
     exa: () => exa.requests.length,
+    anthropic: () => anthropic.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -134,6 +153,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
     tavily: () => tavily.requests.map(({ body }) => ({ query: {}, body })),
     exa: () => exa.requests.map(({ body }) => ({ query: {}, body })),
+    anthropic: () => anthropic.requests.map(({ body }) => ({ query: {}, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -147,6 +167,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
       SEARXNG_CANARY_PASSWORD,
       TAVILY_CANARY_API_KEY,
       EXA_CANARY_API_KEY,
+      ANTHROPIC_CANARY_API_KEY,
     ],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);

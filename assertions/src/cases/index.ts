@@ -1,4 +1,5 @@
 import type { ParityCase } from '../case.ts';
+import { anthropicCases } from './anthropic.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
 import { exaCases } from './exa.ts';
@@ -24,6 +25,7 @@ export const CASES: readonly ParityCase[] = [
   ...budgetCases,
   ...localCases,
   ...openaiCases,
+  ...anthropicCases,
   ...searxngCases,
   ...tavilyCases,
   ...retryCases,

@@ -28,6 +28,7 @@ export {
   ProviderNotConfiguredError,
   type SearchProvider,
 } from './provider.ts';
+export { anthropicDryRun } from './providers/anthropic/index.ts';
 export {
   createLocalProvider,
   defaultIndexPath,

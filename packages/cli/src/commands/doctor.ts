@@ -4,14 +4,14 @@ import { BaseCommand } from '../lib/base-command.ts';
 import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
 /** The providers with a dry run and a live probe. */
-const DRY_RUN_PROVIDERS: readonly string[] = ['openai', 'tavily', 'exa'];
+const DRY_RUN_PROVIDERS: readonly string[] = ['openai', 'tavily', 'exa', 'anthropic'];
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI, Tavily, Exa) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Tavily, Exa) runs a live probe against the API: it sends fixed probe text (never a query of yours) and may cost money (OpenAI: two steps; Tavily and Exa: one search).`;
+--dry-run (OpenAI, Tavily, Exa, Anthropic) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Tavily, Exa, Anthropic) runs a live probe against the API: it sends fixed probe text (never a query of yours) and may cost money (OpenAI: two steps; Anthropic: one message; Tavily and Exa: one search).`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -19,11 +19,12 @@ export default class Doctor extends BaseCommand {
       options: [...PROVIDER_IDS],
     }),
     'dry-run': Flags.boolean({
-      description: 'OpenAI, Tavily, Exa: print the request one search would send (key redacted, no network).',
+      description:
+        'OpenAI, Tavily, Exa, Anthropic: print the request one search would send (key redacted, no network).',
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
-      description: 'OpenAI, Tavily, Exa: also run the live probe (calls the provider; opt-in).',
+      description: 'OpenAI, Tavily, Exa, Anthropic: also run the live probe (calls the provider; opt-in).',
       exclusive: ['dry-run'],
     }),
     'api-url': Flags.string({

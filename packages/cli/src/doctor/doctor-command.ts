@@ -29,7 +29,7 @@ function renderReport(report: DoctorReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `openmates doctor`: prints the report (or the OpenAI dry run) and resolves to the exit code. */
+/** `openmates doctor`: prints the report (or a provider's dry run) and resolves to the exit code. */
 export async function runDoctorCommand(
   options: DoctorCommandOptions,
   stdout: NodeJS.WriteStream,
@@ -67,7 +67,11 @@ export async function runDoctorCommand(
     }
     const dryRun = dryRunRequest(
       { query: options.query, country: 'US' },
-      { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model },
+      {
+        baseUrl: config.settings.openai.baseUrl,
+        model: config.settings.openai.model,
+        maxSearches: config.settings.openai.maxSearches,
+      },
     );
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;

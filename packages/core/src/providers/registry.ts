@@ -1,6 +1,7 @@
 import type { ProviderId } from '@openmates/contract';
 import type { AnyEngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
+import { anthropicModule } from './anthropic/index.ts';
 import { braveModule } from './brave/index.ts';
 import { exaModule } from './exa/index.ts';
 import { localModule } from './local/index.ts';
@@ -32,6 +33,7 @@ export const PROVIDER_MODULES = {
   searxng: searxngModule,
   tavily: tavilyModule,
   exa: exaModule,
+  anthropic: anthropicModule,
 } as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
 /** The production registry's type: the contract's ids, each with its module's settings. */

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "79eee4de12cf0ab3743df2660ce969d5e4ef03de1bdda9fc2bfae3dd67c5bc69"
+CONTRACT_FINGERPRINT: Final = "01c51b4bd5841cf0d5793c49d820c8a98d5bfbdde42b3c38c6b8898e6d69bc0b"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -530,7 +530,15 @@ class SkillInfoProvider(TypedDict):
     """The first provider listed: every group goes to it first, and requests are validated against it.
     """
 
-    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    id: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -538,7 +546,15 @@ class SkillInfoProvider(TypedDict):
 
 
 class SkillInfoProvidersItem(TypedDict):
-    id: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
+    id: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -674,8 +690,24 @@ class _HealthOptional(TypedDict, total=False):
 
 class Health(_HealthOptional):
     status: Literal["ok"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
+    provider: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]
+    providers: List[Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
@@ -684,8 +716,24 @@ class Readiness(TypedDict):
     """
 
     status: Literal["ready"]
-    provider: Literal["local", "brave", "openai", "searxng", "tavily", "exa"]
-    providers: List[Literal["local", "brave", "openai", "searxng", "tavily", "exa"]]
+    provider: Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]
+    providers: List[Literal[
+        "local",
+        "brave",
+        "openai",
+        "searxng",
+        "tavily",
+        "exa",
+        "anthropic",
+    ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 

@@ -1,3 +1,4 @@
+import { DEFAULT_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { buildOpenAIRequest, dryRunRequest, OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
 
@@ -41,6 +42,7 @@ describe('dryRunRequest', () => {
             store: false,
             stream: true,
             max_output_tokens: OPENAI_MAX_OUTPUT_TOKENS,
+            max_tool_calls: DEFAULT_OPENAI_MAX_SEARCHES,
           },
         },
         null,

@@ -38,6 +38,11 @@ export interface OpenAIRequestBody {
   store: false;
   stream: true;
   max_output_tokens: number;
+  /**
+   * The allowance of built-in tool calls, page reads included: the configured maximum of searches
+   * (ADR 0141), so the service stops before an answer could run more searches than allowed.
+   */
+  max_tool_calls: number;
 }
 
 export interface OpenAIRequest {
@@ -72,6 +77,7 @@ function requestFor(query: OpenAIQuery, config: ResolvedOpenAIConfig, authorizat
       store: false,
       stream: true,
       max_output_tokens: OPENAI_MAX_OUTPUT_TOKENS,
+      max_tool_calls: config.maxSearches,
     },
   };
 }
