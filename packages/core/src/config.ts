@@ -16,6 +16,7 @@ import {
 } from '@openmates/contract';
 import { z } from 'zod';
 import { processEnv } from './env.ts';
+import type { AzureOpenAISettings } from './providers/azure-openai/settings.ts';
 import type { BraveSettings } from './providers/brave/settings.ts';
 import type { LocalSettings } from './providers/local/settings.ts';
 import type { OpenAISettings } from './providers/openai/settings.ts';
@@ -51,6 +52,7 @@ export interface EngineConfig {
   openai: OpenAISettings;
   local: LocalSettings;
   searxng: SearxngSettings;
+  'azure-openai': AzureOpenAISettings;
   /** Per call of the first provider, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /**
@@ -305,9 +307,11 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
   const openai = read(() => PROVIDER_MODULES.openai.parse(env));
   const local = read(() => PROVIDER_MODULES.local.parse(env));
   const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
+  const azureOpenAI = read(() => PROVIDER_MODULES['azure-openai'].parse(env));
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
-  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng) throw new ConfigError(issues.join('\n'));
+  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !azureOpenAI)
+    throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(
@@ -336,6 +340,7 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
     openai,
     local,
     searxng,
+    'azure-openai': azureOpenAI,
     providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
     providerTimeoutsMs,
     requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
@@ -372,6 +377,7 @@ export function configSecrets(config: EngineConfig): string[] {
     ...PROVIDER_MODULES.openai.secrets(config.openai),
     ...PROVIDER_MODULES.searxng.secrets(config.searxng),
     ...PROVIDER_MODULES.local.secrets(config.local),
+    ...PROVIDER_MODULES['azure-openai'].secrets(config['azure-openai']),
     config.redis?.secret,
     ...(config.redis ? redisCredentials(config.redis.url) : []),
   ].filter((s): s is string => typeof s === 'string' && s !== '');

@@ -1,6 +1,7 @@
 import type { ProviderId } from '@openmates/contract';
 import type { EngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
+import { azureOpenAIModule } from './azure-openai/index.ts';
 import { braveModule } from './brave/index.ts';
 import { localModule } from './local/index.ts';
 import { openaiModule } from './openai/index.ts';
@@ -18,6 +19,7 @@ export const PROVIDER_MODULES: { readonly [K in ProviderId]: ProviderModule<Prov
   openai: openaiModule,
   local: localModule,
   searxng: searxngModule,
+  'azure-openai': azureOpenAIModule,
 };
 
 /** The module of `id`, with its settings from `config`, typed together. */
