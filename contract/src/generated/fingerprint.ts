@@ -2,7 +2,7 @@
 // assertions/catalogue.json. Do not edit: change the schemas or the catalogue and regenerate.
 
 /** SHA-256 of the RFC 8785 canonical JSON of `{ openapi, assertions }`, the OpenAPI document and the assertion catalogue. */
-export const CONTRACT_FINGERPRINT = '865b23fd66f14359db120d4a77ee4d281913e5597c3d8c39980792013b48c0b1';
+export const CONTRACT_FINGERPRINT = '41bce007669051558a644176869203a2bc79ec06a273bf28dd7f36730beb7f9c';
 
 /** The ids of the assertion catalogue, in catalogue order. */
 export const ASSERTION_IDS = ['web-search.request.validated', 'web-search.request.ids-correlated', 'web-search.response.sanitized', 'web-search.results.bounded', 'web-search.no-results.explicit', 'web-search.provider-error.visible', 'web-search.secrets.never-exposed', 'web-search.scope.domains-enforced', 'web-search.scope.freshness-applied', 'web-search.surface-parity'] as const;

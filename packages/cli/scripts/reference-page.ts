@@ -41,6 +41,12 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     variables: PROVIDER_MODULES.searxng.environment,
   },
   {
+    title: 'Azure OpenAI hosted search (`azure-openai`)',
+    source: 'packages/core/src/providers/azure-openai/settings.ts',
+    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `azure-openai`.',
+    variables: PROVIDER_MODULES['azure-openai'].environment,
+  },
+  {
     title: 'Engine',
     source: 'packages/core/src/config.ts',
     readBy: 'Read by every command that runs the engine.',

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "865b23fd66f14359db120d4a77ee4d281913e5597c3d8c39980792013b48c0b1"
+CONTRACT_FINGERPRINT: Final = "41bce007669051558a644176869203a2bc79ec06a273bf28dd7f36730beb7f9c"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -530,7 +530,7 @@ class SkillInfoProvider(TypedDict):
     """The first provider listed: every group goes to it first, and requests are validated against it.
     """
 
-    id: Literal["local", "brave", "openai", "searxng"]
+    id: Literal["local", "brave", "openai", "searxng", "azure-openai"]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -538,7 +538,7 @@ class SkillInfoProvider(TypedDict):
 
 
 class SkillInfoProvidersItem(TypedDict):
-    id: Literal["local", "brave", "openai", "searxng"]
+    id: Literal["local", "brave", "openai", "searxng", "azure-openai"]
     name: str
     """Who answers, as `provider` in a response names it."""
     recipient: str
@@ -674,8 +674,8 @@ class _HealthOptional(TypedDict, total=False):
 
 class Health(_HealthOptional):
     status: Literal["ok"]
-    provider: Literal["local", "brave", "openai", "searxng"]
-    providers: List[Literal["local", "brave", "openai", "searxng"]]
+    provider: Literal["local", "brave", "openai", "searxng", "azure-openai"]
+    providers: List[Literal["local", "brave", "openai", "searxng", "azure-openai"]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
@@ -684,8 +684,8 @@ class Readiness(TypedDict):
     """
 
     status: Literal["ready"]
-    provider: Literal["local", "brave", "openai", "searxng"]
-    providers: List[Literal["local", "brave", "openai", "searxng"]]
+    provider: Literal["local", "brave", "openai", "searxng", "azure-openai"]
+    providers: List[Literal["local", "brave", "openai", "searxng", "azure-openai"]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
 
