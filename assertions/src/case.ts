@@ -51,7 +51,7 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
 };
 
 /** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
-export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng';
+export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng' | 'azure-openai';
 
 /** One scripted answer of a retry case's upstream: a status, its headers and a contract-shaped body. */
 export interface ScriptedAnswer {

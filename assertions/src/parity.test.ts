@@ -1,12 +1,14 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  AZURE_OPENAI_CANARY_API_KEY,
   type BraveFixture,
   CANARY_API_KEY,
   OPENAI_CANARY_API_KEY,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
   type SearxngFixture,
+  startAzureOpenAIFixture,
   startBraveFixture,
   startOpenAIFixture,
   startSearxngFixture,
@@ -64,14 +66,16 @@ const drivers: SurfaceDriver[] = [
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
+let azure: OpenAIFixture;
 let searxng: SearxngFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng] = await Promise.all([
+  [brave, openai, searxng, azure] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
+    startAzureOpenAIFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -80,7 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(drivers.map((d) => d.close?.()));
-  await Promise.all([brave?.close(), openai?.close(), searxng?.close()]);
+  await Promise.all([brave?.close(), openai?.close(), searxng?.close(), azure?.close()]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
     runs,
@@ -98,17 +102,25 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   brave.reset();
   openai.reset();
   searxng.reset();
+  azure.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
     local: { OPENMATES_PROVIDER: 'local', OPENMATES_INDEX: localIndex },
     searxng: { OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: searxng.baseUrl },
+    'azure-openai': {
+      OPENMATES_PROVIDER: 'azure-openai',
+      AZURE_OPENAI_API_KEY: azure.apiKey,
+      AZURE_OPENAI_ENDPOINT: azure.baseUrl,
+      OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+    },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
     openai: () => openai.requests.length,
     local: undefined,
     searxng: () => searxng.requests.length,
+    'azure-openai': () => azure.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -116,6 +128,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     openai: () => openai.requests.map(({ body }) => ({ query: {}, body })),
     local: undefined,
     searxng: () => searxng.requests.filter((r) => r.path.endsWith('/search')).map(({ query }) => ({ query })),
+    'azure-openai': () =>
+      azure.requests.map(({ path, headers, body }) => ({ query: { path, key: headers['api-key'] ?? '' }, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -123,7 +137,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   env.OPENMATES_PROVIDER = chain.join(',');
   const environment: CaseEnvironment = {
     env: { ...env, ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, AZURE_OPENAI_CANARY_API_KEY],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);
   if (calls.length > 0) environment.providerCalls = () => calls.reduce((sum, f) => sum + f(), 0);

@@ -1,4 +1,5 @@
 import type { ParityCase } from '../case.ts';
+import { azureOpenAICases } from './azure-openai.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
 import { excerptCases } from './excerpts.ts';
@@ -22,6 +23,7 @@ export const CASES: readonly ParityCase[] = [
   ...budgetCases,
   ...localCases,
   ...openaiCases,
+  ...azureOpenAICases,
   ...searxngCases,
   ...retryCases,
   ...retryRuleCases,
