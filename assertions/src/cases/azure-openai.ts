@@ -4,11 +4,12 @@ import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
 
 // Cases against the OpenAI fixture served as Azure OpenAI's endpoint (ADR 0144: on the core, REST,
-// CLI, SDK and MCP columns; the other columns that run the SDK's cases add nothing this provider
-// changes, the transport being the same).
+// CLI, SDK and MCP columns; the other columns that run the REST or SDK cases add nothing this
+// provider changes, the transport being the same).
 const provider = 'azure-openai' as const;
 const surfaces: readonly Surface[] = ['core', 'rest', 'cli', 'sdk', 'mcp'];
 const except: readonly Surface[] = [
+  'cluster',
   'pip',
   'mcp-http',
   'mcp-2026',
