@@ -268,6 +268,34 @@ describe('openmates doctor', () => {
     expect(withKey.stdout).not.toContain(openai.apiKey);
   });
 
+  it('prints the Azure OpenAI dry run with the key redacted, needing no key', async () => {
+    const azureEnv = {
+      ...baseEnv(),
+      AZURE_OPENAI_ENDPOINT: 'https://res.openai.azure.com',
+      OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+      OPENMATES_AZURE_OPENAI_SEARCH_TOOL: 'web_search_preview',
+    };
+    const result = await runCli(['doctor', '--provider', 'azure-openai', '--dry-run', '--json'], azureEnv);
+    expect(result.code).toBe(0);
+    const dryRun = JSON.parse(result.stdout) as {
+      url: string;
+      headers: Record<string, string>;
+      body: { model: string; tools: { type: string }[]; max_tool_calls: number };
+    };
+    expect(dryRun.url).toBe('https://res.openai.azure.com/openai/v1/responses');
+    expect(dryRun.headers['api-key']).toBe('[redacted]');
+    expect(dryRun.body).toMatchObject({
+      model: 'gpt-4.1-mini',
+      tools: [{ type: 'web_search_preview' }],
+      max_tool_calls: 4,
+    });
+    const withKey = await runCli(['doctor', '--provider', 'azure-openai', '--dry-run', '--json'], {
+      ...azureEnv,
+      AZURE_OPENAI_API_KEY: 'azure-dry-run-canary-0000',
+    });
+    expect(withKey.stdout).not.toContain('azure-dry-run-canary-0000');
+  });
+
   it('runs the live probe only when asked, here against the OpenAI fixture', async () => {
     const openaiEnv = baseEnv({ OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl });
     openai.reset();

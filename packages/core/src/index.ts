@@ -20,6 +20,7 @@ export { createRedactor } from './hygiene/index.ts';
 export { createLogger, type Logger } from './logger.ts';
 export type { Clock } from './pipeline/members.ts';
 export { type DoctorCheck, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
+export { azureDryRunRequest } from './providers/azure-openai/index.ts';
 export {
   createLocalProvider,
   defaultIndexPath,

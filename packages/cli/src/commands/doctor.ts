@@ -8,7 +8,7 @@ export default class Doctor extends BaseCommand {
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI) runs a two-step live probe against the API: it sends fixed probe text (never a query of yours) and may cost money.`;
+--dry-run (OpenAI, Azure OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI) runs a two-step live probe against the API: it sends fixed probe text (never a query of yours) and may cost money.`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -16,7 +16,7 @@ export default class Doctor extends BaseCommand {
       options: [...PROVIDER_IDS],
     }),
     'dry-run': Flags.boolean({
-      description: 'OpenAI: print the request one search would send (key redacted, no network).',
+      description: 'OpenAI or Azure OpenAI: print the request one search would send (key redacted, no network).',
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
@@ -46,6 +46,10 @@ export default class Doctor extends BaseCommand {
       command: '<%= config.bin %> doctor --provider openai --dry-run --json',
     },
     {
+      description: 'See what the Azure OpenAI provider would send, without a key or network',
+      command: '<%= config.bin %> doctor --provider azure-openai --dry-run --json',
+    },
+    {
       description: 'Probe OpenAI hosted web search for real (costs a little)',
       command: '<%= config.bin %> doctor --provider openai --live',
     },
@@ -55,8 +59,12 @@ export default class Doctor extends BaseCommand {
     const { flags } = await this.parse(Doctor);
     const env = processEnv();
     const provider = (flags.provider ?? env.OPENMATES_PROVIDER?.trim().toLowerCase()) || undefined;
-    if ((flags['dry-run'] || flags.live) && provider !== 'openai')
-      this.error('--dry-run and --live apply to the OpenAI provider: add --provider openai', { exit: 2 });
+    if (flags['dry-run'] && provider !== 'openai' && provider !== 'azure-openai')
+      this.error('--dry-run applies to the OpenAI and Azure OpenAI providers: add --provider openai or azure-openai', {
+        exit: 2,
+      });
+    if (flags.live && provider !== 'openai')
+      this.error('--live applies to the OpenAI provider: add --provider openai', { exit: 2 });
     const apiKey = flags['api-key'] ?? cliVariable(env, 'OPENMATES_API_KEY');
     const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
     process.exitCode = await runDoctorCommand(

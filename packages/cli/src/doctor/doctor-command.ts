@@ -29,7 +29,7 @@ function renderReport(report: DoctorReport, color: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `openmates doctor`: prints the report (or the OpenAI dry run) and resolves to the exit code. */
+/** `openmates doctor`: prints the report (or the OpenAI or Azure OpenAI dry run) and resolves to the exit code. */
 export async function runDoctorCommand(
   options: DoctorCommandOptions,
   stdout: NodeJS.WriteStream,
@@ -37,19 +37,26 @@ export async function runDoctorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
   if (options.dryRun) {
-    const { ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    const { azureDryRunRequest, ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
+    const azure = options.provider === 'azure-openai';
     let config: ReturnType<typeof loadConfig>;
     try {
-      config = loadConfig({ ...env, OPENMATES_PROVIDER: 'openai' });
+      config = loadConfig({ ...env, OPENMATES_PROVIDER: azure ? 'azure-openai' : 'openai' });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       await write(stderr, `openmates doctor: ${error.message.replace(/\n/g, '; ')}\n`);
       return exitCode('not_configured');
     }
-    const dryRun = dryRunRequest(
-      { query: options.query, country: 'US' },
-      { baseUrl: config.openai.baseUrl, model: config.openai.model },
-    );
+    const query = { query: options.query, country: 'US' } as const;
+    const settings = config['azure-openai'];
+    const dryRun = azure
+      ? azureDryRunRequest(query, {
+          ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+          ...(settings.deployment ? { deployment: settings.deployment } : {}),
+          maxSearches: settings.maxSearches,
+          searchTool: settings.searchTool,
+        })
+      : dryRunRequest(query, { baseUrl: config.openai.baseUrl, model: config.openai.model });
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }
