@@ -3,6 +3,7 @@ import {
   type BraveFixture,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
+  startAzureOpenAIFixture,
   startBraveFixture,
   startOpenAIFixture,
   startSearxngFixture,
@@ -294,6 +295,25 @@ describe('openmates doctor', () => {
       AZURE_OPENAI_API_KEY: 'azure-dry-run-canary-0000',
     });
     expect(withKey.stdout).not.toContain('azure-dry-run-canary-0000');
+  });
+
+  it('runs the Azure OpenAI live probe when asked, against the fixture as Azure', async () => {
+    const azure = await startAzureOpenAIFixture();
+    try {
+      const azureEnv = baseEnv({
+        AZURE_OPENAI_API_KEY: azure.apiKey,
+        AZURE_OPENAI_ENDPOINT: azure.baseUrl,
+        OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+      });
+      const live = await runCli(['doctor', '--provider', 'azure-openai', '--live', '--json'], azureEnv);
+      const report = JSON.parse(live.stdout) as { checks: { name: string; ok: boolean }[] };
+      const levels = report.checks.filter((c) => c.name.startsWith('azure-openai level'));
+      expect(levels.map((c) => c.ok)).toEqual([true, true]);
+      expect(live.stdout).not.toContain(azure.apiKey);
+      expect(azure.requests).toHaveLength(2);
+    } finally {
+      await azure.close();
+    }
   });
 
   it('runs the live probe only when asked, here against the OpenAI fixture', async () => {

@@ -8,7 +8,7 @@ export default class Doctor extends BaseCommand {
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI, Azure OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI) runs a two-step live probe against the API: it sends fixed probe text (never a query of yours) and may cost money.`;
+--dry-run (OpenAI, Azure OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Azure OpenAI) runs a two-step live probe against the API: it sends fixed probe text (never a query of yours) and may cost money.`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -20,7 +20,7 @@ export default class Doctor extends BaseCommand {
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
-      description: 'OpenAI: also run the live probe (calls OpenAI; opt-in).',
+      description: 'OpenAI or Azure OpenAI: also run the live probe (calls the provider; opt-in).',
       exclusive: ['dry-run'],
     }),
     'api-url': Flags.string({
@@ -63,8 +63,10 @@ export default class Doctor extends BaseCommand {
       this.error('--dry-run applies to the OpenAI and Azure OpenAI providers: add --provider openai or azure-openai', {
         exit: 2,
       });
-    if (flags.live && provider !== 'openai')
-      this.error('--live applies to the OpenAI provider: add --provider openai', { exit: 2 });
+    if (flags.live && provider !== 'openai' && provider !== 'azure-openai')
+      this.error('--live applies to the OpenAI and Azure OpenAI providers: add --provider openai or azure-openai', {
+        exit: 2,
+      });
     const apiKey = flags['api-key'] ?? cliVariable(env, 'OPENMATES_API_KEY');
     const { runDoctorCommand } = await import('../doctor/doctor-command.ts');
     process.exitCode = await runDoctorCommand(

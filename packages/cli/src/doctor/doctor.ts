@@ -21,7 +21,7 @@ export interface DoctorReport {
 export interface DoctorOptions {
   /** Check this provider instead of the selected one. */
   provider?: ProviderId;
-  /** Also run the provider's live probe (OpenAI only; may cost money). */
+  /** Also run the provider's live probe (OpenAI and Azure OpenAI; may cost money). */
   live?: boolean;
 }
 

@@ -11,7 +11,7 @@ import { queryProvider } from '../../pipeline/query-provider.ts';
 import { ProviderError, ProviderNotConfiguredError, type SearchProvider } from '../../provider.ts';
 import { testContext, testQuery } from '../../testing/index.ts';
 import { createConfiguredProvider, PROVIDER_MODULES } from '../registry.ts';
-import { createAzureOpenAIProvider } from './provider.ts';
+import { azureLiveProbe, createAzureOpenAIProvider } from './provider.ts';
 
 let fixture: OpenAIFixture;
 let provider: SearchProvider;
@@ -145,5 +145,32 @@ describe('its settings', () => {
     expect(() => loadConfig({ ...env, OPENMATES_AZURE_OPENAI_MAX_SEARCHES: '21' })).toThrow(
       /OPENMATES_AZURE_OPENAI_MAX_SEARCHES/,
     );
+  });
+});
+
+describe('its live probe (against the fixture only)', () => {
+  it.each(['web_search', 'web_search_preview'] as const)(
+    'passes both levels with %s, sending fixed text',
+    async (tool) => {
+      const checks = await azureLiveProbe(
+        { apiKey: fixture.apiKey, endpoint: fixture.baseUrl, deployment: 'gpt-4.1-mini', searchTool: tool },
+        AbortSignal.timeout(30_000),
+      );
+      expect(checks.map((c) => [c.name, c.ok])).toEqual([
+        ['azure-openai level 1: web_search accepted', true],
+        ['azure-openai level 2: search executed and cited', true],
+      ]);
+      expect(fixture.requests.map((r) => r.path)).toEqual(['/openai/v1/responses', '/openai/v1/responses']);
+    },
+  );
+
+  it('fails level 1 on a wrong key, naming no key', async () => {
+    const checks = await azureLiveProbe(
+      { apiKey: 'wrong-probe-key', endpoint: fixture.baseUrl, deployment: 'd' },
+      AbortSignal.timeout(30_000),
+    );
+    expect(checks).toHaveLength(1);
+    expect(checks[0]?.ok).toBe(false);
+    expect(JSON.stringify(checks)).not.toContain('wrong-probe-key');
   });
 });

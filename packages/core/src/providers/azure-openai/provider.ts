@@ -1,4 +1,5 @@
-import type { Capabilities, Refusal, SearchProvider } from '../../provider.ts';
+import type { Capabilities, DoctorCheck, Refusal, SearchProvider } from '../../provider.ts';
+import { probeResponses } from '../openai/probe.ts';
 import { createResponsesProvider, OPENAI_CAPABILITIES } from '../openai/provider.ts';
 import type { ResponsesSearchTool } from '../openai/request.ts';
 import { type AzureOpenAIProviderConfig, resolveAzureOpenAIConfig } from './config.ts';
@@ -63,4 +64,24 @@ export function createAzureOpenAIProvider(config: AzureOpenAIProviderConfig): Se
     request: (query) => azureResponsesRequest(query, resolved),
     doctorDetail: `deployment ${resolved.deployment} with ${resolved.searchTool}; queries go to ${resolved.recipient} (Azure bills the model and each web search); at most ${resolved.maxSearches} searches per query (max_tool_calls ${resolved.maxSearches}); API key set`,
   });
+}
+
+/** The live two-level probe of `openmates doctor --live` on Azure's endpoint (fixed probe text; billed). */
+export async function azureLiveProbe(config: AzureOpenAIProviderConfig, signal: AbortSignal): Promise<DoctorCheck[]> {
+  const resolved = resolveAzureOpenAIConfig(config);
+  return probeResponses(
+    {
+      id: 'azure-openai',
+      name: 'Azure OpenAI',
+      recipient: resolved.recipient,
+      model: resolved.deployment,
+      origin: new URL(resolved.endpoint),
+      maxSearches: resolved.maxSearches,
+      rule: AZURE_RECEIPT_RULE,
+      request: (input) => azureResponsesRequest({ query: input, country: 'ALL' }, resolved),
+      endpointVariable: 'AZURE_OPENAI_ENDPOINT',
+      modelVariable: 'OPENMATES_AZURE_OPENAI_DEPLOYMENT',
+    },
+    signal,
+  );
 }

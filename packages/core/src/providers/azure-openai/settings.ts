@@ -20,7 +20,7 @@ import type { ResponsesSearchTool } from '../openai/request.ts';
 import type { ProviderModule } from '../provider-module.ts';
 import { endpointCheck, keyCheck } from '../shared/doctor-checks.ts';
 import { AZURE_OPENAI_DEFAULT_SEARCH_TOOL } from './config.ts';
-import { createAzureOpenAIProvider } from './provider.ts';
+import { azureLiveProbe, createAzureOpenAIProvider } from './provider.ts';
 
 /** Azure OpenAI's part of the engine's configuration. */
 export interface AzureOpenAISettings {
@@ -98,7 +98,7 @@ function missing(settings: AzureOpenAISettings): string[] {
   ].filter((name): name is string => name !== undefined);
 }
 
-/** Azure OpenAI's hosted search: its variables, identity, construction and doctor checks. */
+/** Azure OpenAI's hosted search: its variables, identity, construction, doctor checks and live probe. */
 export const azureOpenAIModule: ProviderModule<AzureOpenAISettings> = {
   id: 'azure-openai',
   defaultTimeoutMs: DEFAULT_OPENAI_TIMEOUT_MS,
@@ -162,4 +162,17 @@ export const azureOpenAIModule: ProviderModule<AzureOpenAISettings> = {
       detail: `${settings.maxSearches} searches per query (sent as max_tool_calls)`,
     },
   ],
+  async liveProbe(settings, signal) {
+    if (!settings.apiKey || !settings.endpoint || !settings.deployment) return [];
+    return azureLiveProbe(
+      {
+        apiKey: settings.apiKey,
+        endpoint: settings.endpoint,
+        deployment: settings.deployment,
+        maxSearches: settings.maxSearches,
+        searchTool: settings.searchTool,
+      },
+      signal,
+    );
+  },
 };
