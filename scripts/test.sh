@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README): bootstraps Node and pnpm, installs with the frozen lockfile, then runs
-# lint, typecheck, every vitest suite (unit, contract, parity) and the browser tests, and ends with
-# one line `N passed, N failed` totalling all of them. Exits non-zero when anything failed.
+# lint, typecheck, every vitest project (unit, integration, parity: vitest.config.ts) and the
+# browser tests, and ends with one line `N passed, N failed` totalling all of them. Exits non-zero
+# when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bootstrap.sh

@@ -1,3 +1,4 @@
+import type { ProviderId } from '@openmates/contract';
 import type { AssertionId } from './catalogue.ts';
 import type { Outcome } from './outcome.ts';
 
@@ -50,8 +51,8 @@ export const CASES_OF: Partial<Record<Surface, Surface>> = {
   'mcp-app': 'web',
 };
 
-/** The fixture provider a case runs against (a real HTTP server on loopback speaking the provider's wire format). */
-export type CaseProvider = 'brave' | 'local' | 'openai' | 'searxng' | 'azure-openai';
+/** The provider a case runs against: one of the registry's (the contract's) ids, each on its fixture (a real HTTP server on loopback speaking its wire format). */
+export type CaseProvider = ProviderId;
 
 /** One scripted answer of a retry case's upstream: a status, its headers and a contract-shaped body. */
 export interface ScriptedAnswer {

@@ -28,13 +28,11 @@ import {
 } from './limits.ts';
 import { once } from './once.ts';
 import {
-  acceptsDomainList,
   domainListSchema,
   FRESHNESS_PERIODS,
   freshnessSchema,
   normalizeDomains,
   normalizeFreshness,
-  parseFreshness,
   scopeConflicts,
 } from './scope.ts';
 import { cleanText, codePointLength } from './text.ts';
@@ -144,16 +142,9 @@ export interface RequestField {
   readonly kind: FieldKind;
   /**
    * Its schema, without `.optional()`; the item schema adds that unless `required`. Built when first
-   * read, so a process that only accepts valid requests (the CLI's search) never builds it.
+   * read, so a process that never validates a request (the CLI's `--help`) never builds it.
    */
   readonly schema: z.ZodType;
-  /**
-   * The schema's verdict on a value given for the field, without zod: true exactly when `schema`
-   * accepts it (`packages/server/src/request-accept.test.ts` holds the two equal on random values).
-   * A valid request is accepted with these alone; anything else goes through the schemas, which
-   * word what is wrong. A field without it (a test's probe) always takes the schemas' path.
-   */
-  readonly accepts?: (value: unknown) => boolean;
   /**
    * One paragraph for the OpenAPI document, the MCP tool schema and the reference docs. A schema
    * registered as an OpenAPI component of its own (`RequestId`) keeps the component's description.
@@ -199,15 +190,6 @@ export const idSchema = once(() =>
 );
 export type RequestId = z.infer<ReturnType<typeof idSchema>>;
 
-/** `idSchema`'s verdict without zod. */
-function acceptsId(value: unknown): boolean {
-  if (typeof value === 'string') {
-    const length = codePointLength(value);
-    return length >= 1 && length <= MAX_ID_LENGTH;
-  }
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
 /** Rejects queries that are blank or too long once invisible characters and extra whitespace go. */
 const querySchema = once(() =>
   z.string({ error: fieldError('query', issueMessage('queryType')) }).superRefine((raw, ctx) => {
@@ -218,23 +200,9 @@ const querySchema = once(() =>
   }),
 );
 
-/** `querySchema`'s verdict without zod. */
-function acceptsQuery(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const length = codePointLength(cleanText(value));
-  return length >= 1 && length <= MAX_QUERY_LENGTH;
-}
-
 /** The schema of a whole number from `min` to `max`, every fault in `message`. */
 const integerSchema = (min: number, max: number, message: string) =>
   once(() => z.int({ error: message }).min(min, { error: message }).max(max, { error: message }));
-
-/** An integer schema's verdict without zod (zod's `int` takes safe integers only). */
-const acceptsInteger = (min: number, max: number) => (value: unknown) =>
-  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
-
-const acceptsString = (value: unknown) => typeof value === 'string';
-const acceptsBoolean = (value: unknown) => typeof value === 'boolean';
 
 const COUNT = issueMessage('count', { min: MIN_COUNT, max: MAX_COUNT });
 const PAGE = issueMessage('page', { min: MIN_PAGE, max: MAX_PAGE });
@@ -271,7 +239,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return idSchema();
     },
-    accepts: acceptsId,
     description: ID_DESCRIPTION,
     // Ids are assigned before normalizing: the normalizer sees every item's id.
     normalize: (value: RequestId) => value,
@@ -293,7 +260,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return querySchema();
     },
-    accepts: acceptsQuery,
     description: `The search query. Invisible and format characters are removed and whitespace is collapsed and trimmed; the result must be 1–${MAX_QUERY_LENGTH} characters (code points).`,
     example: 'fetch abort signal',
     required: true,
@@ -309,7 +275,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return countSchema();
     },
-    accepts: acceptsInteger(MIN_COUNT, MAX_COUNT),
     description: `How many results to return (${MIN_COUNT}–${MAX_COUNT}). Default ${DEFAULT_COUNT}.`,
     example: DEFAULT_COUNT,
     normalize: (value: number | undefined) => value ?? DEFAULT_COUNT,
@@ -330,7 +295,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return topicSchema();
     },
-    accepts: (value: unknown) => (TOPICS as readonly unknown[]).includes(value),
     description: `What to search: \`web\` pages (the default) or \`news\` articles, which come as ordinary results, newest first where the provider dates them; \`freshness\` and the domain scope apply to them as to web results. A provider without a news search refuses \`news\` with a 400.`,
     // The default is left out of the normalized item, so an item that never names a topic reads as before.
     normalize: (value: Topic | undefined) => (value === 'news' ? value : undefined),
@@ -355,7 +319,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return pageSchema();
     },
-    accepts: acceptsInteger(MIN_PAGE, MAX_PAGE),
     description: `Which page of results (${MIN_PAGE}–${MAX_PAGE}): page N holds results the provider ranks after those of pages 1 to N−1 of the same query with the same options, none of them repeated. Default ${MIN_PAGE}. A provider that cannot page, or cannot reach this page with this \`count\`, refuses it with a 400; a group's \`more\` says whether a next page may hold more.`,
     // The first page is left out of the normalized item, so an item that never names a page reads as before.
     normalize: (value: number | undefined) => (value === undefined || value === MIN_PAGE ? undefined : value),
@@ -375,7 +338,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return countrySchema();
     },
-    accepts: acceptsString,
     description: `Country to localize results to, case-insensitive: one of ${COUNTRIES.join(', ')}. Default \`${DEFAULT_COUNTRY}\`; an unknown value falls back to \`${DEFAULT_COUNTRY}\`.`,
     example: DEFAULT_COUNTRY,
     normalize: (value: string | undefined) => resolveCountry(value),
@@ -397,7 +359,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return searchLangSchema();
     },
-    accepts: (value: unknown) => typeof value === 'string' && isIso6391(value),
     description: 'ISO 639-1 language code, case-insensitive (normalized to lowercase).',
     example: 'en',
     normalize: (value: string | undefined) => value?.toLowerCase(),
@@ -427,7 +388,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return safesearchSchema();
     },
-    accepts: acceptsString,
     description: `One of ${SAFESEARCH_LEVELS.join(', ')}, case-insensitive. Default \`${DEFAULT_SAFESEARCH}\`; an unknown value falls back to \`${DEFAULT_SAFESEARCH}\`.`,
     example: DEFAULT_SAFESEARCH,
     normalize: (value: string | undefined) => resolveSafesearch(value),
@@ -454,7 +414,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return filterTabloidsSchema();
     },
-    accepts: acceptsBoolean,
     description: 'Remove results from a maintained list of tabloid domains. Default true.',
     normalize: (value: boolean | undefined) => value ?? true,
     cacheKey: true,
@@ -473,7 +432,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return freshnessSchema();
     },
-    accepts: (value: unknown) => typeof value === 'string' && parseFreshness(value) !== undefined,
     description: `Only results published in this time range (UTC): \`${Object.keys(FRESHNESS_PERIODS).join('`, `')}\` (the last 24 hours, 7, 31 or 365 days), or dates \`YYYY-MM-DD..YYYY-MM-DD\`, inclusive, with either end (not both) left open (\`2026-01-01..\`). Case-insensitive. A result whose publication date the engine can read is removed when it lies outside the range; a date up to ${MAX_PUBLISHED_AHEAD_MS / 3_600_000} hours ahead of the server's clock counts as now (publishers date pages in their own time zone), except past the last day of a range that is over.`,
     example: 'week',
     normalize: (value: string | undefined) => (value === undefined ? undefined : normalizeFreshness(value)),
@@ -502,7 +460,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return includeDomainsSchema();
     },
-    accepts: acceptsDomainList,
     description: `Only results whose host is one of these domains or a subdomain of one (\`docs.example.org\` matches \`a.docs.example.org\`, never \`notdocs.example.org\`): 1–${MAX_SCOPE_DOMAINS} host names of at least two labels, case-insensitive, an internationalized name as Unicode or punycode; no scheme, port, path, wildcard or IP address. Enforced on every result, whatever the provider returned.`,
     example: ['developer.mozilla.org'],
     normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
@@ -530,7 +487,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return excludeDomainsSchema();
     },
-    accepts: acceptsDomainList,
     description: `Remove results whose host is one of these domains or a subdomain of one: 1–${MAX_SCOPE_DOMAINS} host names, in the form of \`include_domains\`. An entry equal to an included domain, or one that covers it (\`example.org\` excluded, \`docs.example.org\` included), is refused.`,
     example: ['example.com'],
     normalize: (value: string[] | undefined) => (value === undefined ? undefined : normalizeDomains(value)),
@@ -563,7 +519,6 @@ export const REQUEST_FIELDS = [
     get schema() {
       return extraSnippetsSchema();
     },
-    accepts: acceptsBoolean,
     description: `Also return up to ${MAX_EXTRA_SNIPPETS} excerpts of each result's page (\`extra_snippets\`, each at most ${MAX_EXTRA_SNIPPET_LENGTH} characters of plain text), beyond its description. Default false. A provider that cannot give them refuses the request with a 400 rather than answering without them.`,
     normalize: (value: boolean | undefined) => (value === true ? true : undefined),
     cacheKey: true,

@@ -1,4 +1,3 @@
-export * from './accept.ts';
 export * from './client-env.ts';
 export * from './countries.ts';
 export * from './display-url.ts';

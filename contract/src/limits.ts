@@ -87,6 +87,12 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
  */
 export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
+/**
+ * The keyless per-client default when every provider of the chain costs nothing (ADR 0117): one
+ * person's GUI, curl and SDK scripts never meet it; a loopback caller may still be a reverse proxy
+ * for many, so a limit stays.
+ */
+export const DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN = 6_000;
 /** The per-key limit's window when `OPENMATES_RATE_LIMIT_WINDOW_S` is unset. */
 export const DEFAULT_RATE_LIMIT_WINDOW_S = 60;
 /** Shared state in Redis (docs/deploy.md): per-command timeout and key prefix. */

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { acceptItems } from './accept.ts';
 import { fieldNames, type NormalizedFields, REQUEST_FIELDS, type RequestField, type RequestFields } from './fields.ts';
 import { issueMessage } from './issue-messages.ts';
 import { contractRequestSchema, type RequestId, type WebSearchRequest } from './request-schemas.ts';
@@ -98,15 +97,11 @@ export function assignIds(ids: readonly (RequestId | undefined)[]): RequestId[] 
 }
 
 /**
- * Turns untrusted input into a normalized request, or the list of everything wrong with it.
- * Nothing is half-done: either every item is valid and normalized, or none is returned. A request
- * the field table's `accepts` take is normalized without zod (`accept.ts`); any other goes through
- * the request schema, whose issues say what is wrong.
+ * Turns untrusted input into a normalized request, or the list of everything wrong with it: the
+ * request schema, built from the field table, decides. Nothing is half-done: either every item is
+ * valid and normalized, or none is returned.
  */
 export function normalizeRequest(input: unknown): NormalizeResult {
-  const accepted = acceptItems(input);
-  if (accepted !== undefined)
-    return { ok: true, request: { requests: normalizeItems(accepted) as NormalizedRequestItem[] } };
   const parsed = contractRequestSchema().safeParse(input);
   if (!parsed.success) return { ok: false, issues: toIssues(parsed.error) };
   return { ok: true, request: normalizeParsed(parsed.data) };

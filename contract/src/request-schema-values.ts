@@ -1,6 +1,6 @@
 // The contract's request schemas as values, for what takes a schema by name (the route table, the
 // OpenAPI document, tRPC's input, response groups' ids). Importing this module builds them; the
-// CLI's search, which accepts valid requests without zod, does not import it.
+// CLI, which builds them at its first validation (`normalizeRequest`), does not import it.
 import { idSchema } from './fields.ts';
 import { contractItemSchema, contractRequestSchema } from './request-schemas.ts';
 

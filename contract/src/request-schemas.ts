@@ -1,6 +1,6 @@
 // The request schemas' builders, apart from the response schemas, and the contract's own request
-// schemas built at their first use: a client that only sends valid requests (the CLI's search)
-// accepts them without zod (`accept.ts`) and never builds these. The item's fields come from the
+// schemas built at their first use: a process that never validates a request (the CLI's `--help`)
+// never builds them. The item's fields come from the
 // field table (`fields.ts`); the schemas as constants are in `request-schema-values.ts`.
 import { getRefId } from '@asteasolutions/zod-to-openapi';
 import { REQUEST_FIELDS, type RequestField, type RequestFields } from './fields.ts';

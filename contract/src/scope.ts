@@ -121,17 +121,6 @@ export function domainListSchema(field: string) {
     .max(MAX_SCOPE_DOMAINS, { error: size });
 }
 
-/** `domainListSchema`'s verdict without zod. */
-export function acceptsDomainList(value: unknown): boolean {
-  if (!Array.isArray(value) || value.length < MIN_SCOPE_DOMAINS || value.length > MAX_SCOPE_DOMAINS) return false;
-  // Every index, a hole in a sparse array included (`every` would skip it; zod reads it as undefined).
-  for (let index = 0; index < value.length; index++) {
-    const entry: unknown = value[index];
-    if (typeof entry !== 'string' || normalizeDomain(entry) === undefined) return false;
-  }
-  return true;
-}
-
 /**
  * Why `text` is no `freshness` value, in the contract's words: a date range that only misses by a
  * date that does not exist, or by its order, says so; anything else gets the form's whole rule.

@@ -67,7 +67,6 @@ const SEARCH_PATH = [
   'packages/cli/src/search/build-request.ts',
   'packages/cli/src/search/search-flags.ts',
   'packages/cli/src/search/outcome.ts',
-  'contract/src/accept.ts',
   'contract/src/bounded-text.ts',
   'contract/src/client-env.ts',
   'contract/src/countries.ts',

@@ -16,36 +16,16 @@ export const ENVIRONMENT_SECTIONS: readonly EnvironmentSection[] = [
     readBy: 'Read by every command that runs the engine (`search` and `mcp` in process, `serve`, `doctor`).',
     variables: SELECTION_ENVIRONMENT,
   },
-  {
-    title: 'Local index (`local`)',
-    source: 'packages/core/src/providers/local/settings.ts',
-    readBy: 'Read with the provider selection; used when `OPENMATES_PROVIDER` lists `local`, and by `openmates index`.',
-    variables: PROVIDER_MODULES.local.environment,
-  },
-  {
-    title: 'Brave Search (`brave`)',
-    source: 'packages/core/src/providers/brave/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `brave`.',
-    variables: PROVIDER_MODULES.brave.environment,
-  },
-  {
-    title: 'OpenAI hosted search (`openai`)',
-    source: 'packages/core/src/providers/openai/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `openai`.',
-    variables: PROVIDER_MODULES.openai.environment,
-  },
-  {
-    title: 'SearXNG (`searxng`)',
-    source: 'packages/core/src/providers/searxng/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `searxng`.',
-    variables: PROVIDER_MODULES.searxng.environment,
-  },
-  {
-    title: 'Azure OpenAI hosted search (`azure-openai`)',
-    source: 'packages/core/src/providers/azure-openai/settings.ts',
-    readBy: 'Read with the provider selection; used only when `OPENMATES_PROVIDER` lists `azure-openai`.',
-    variables: PROVIDER_MODULES['azure-openai'].environment,
-  },
+  ...Object.values(PROVIDER_MODULES).map(
+    (module): EnvironmentSection => ({
+      title: `${module.name} (\`${module.id}\`)`,
+      source: `packages/core/src/providers/${module.id}/settings.ts`,
+      readBy: module.alsoReadBy
+        ? `Read with the provider selection; used when \`OPENMATES_PROVIDER\` lists \`${module.id}\`, and by ${module.alsoReadBy}.`
+        : `Read with the provider selection; used only when \`OPENMATES_PROVIDER\` lists \`${module.id}\`.`,
+      variables: module.environment,
+    }),
+  ),
   {
     title: 'Engine',
     source: 'packages/core/src/config.ts',

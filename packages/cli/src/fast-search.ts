@@ -47,8 +47,8 @@ export function parseFastSearchArgs(
 }
 
 /**
- * The fast path of `openmates search`, used by `bin/run.js` so a search never loads oclif (about
- * 50 ms of a cold start). Resolves to the exit code, or undefined when oclif should take over.
+ * The fast path of `openmates search`, used by `bin/run.js` so a search never loads oclif (a large
+ * part of a cold start: docs/benchmarks.md). Resolves to the exit code, or undefined when oclif should take over.
  */
 export async function fastSearch(argv: string[]): Promise<number | undefined> {
   const parsed = parseFastSearchArgs(argv);

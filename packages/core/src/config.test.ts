@@ -12,8 +12,10 @@ describe('loadConfig', () => {
       cacheTtlS: 300,
       maxSources: 100,
       maxResponseBytes: 262_144,
-      brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
-      openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4', maxSearches: 4 },
+      settings: {
+        brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
+        openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4', maxSearches: 4 },
+      },
     });
     expect(configSecrets(config)).toEqual([]);
   });
@@ -33,7 +35,7 @@ describe('loadConfig', () => {
     expect(config.provider).toBe('openai');
     expect(config.providerSource).toBe('OPENMATES_PROVIDER');
     expect(config.providerTimeoutMs).toBe(45_000);
-    expect(config.openai).toEqual({
+    expect(config.settings.openai).toEqual({
       apiKey: 'k'.repeat(20),
       baseUrl: 'http://127.0.0.1:9/v1',
       model: 'gpt-5.6-terra',
@@ -41,16 +43,16 @@ describe('loadConfig', () => {
     });
     expect(config.cacheTtlS).toBe(0);
     expect(config.maxSources).toBe(5);
-    expect(config.local.indexPath).toBe('/tmp/x.db');
+    expect(config.settings.local.indexPath).toBe('/tmp/x.db');
     expect(configSecrets(config)).toEqual(['b'.repeat(20), 'k'.repeat(20)]);
   });
 
   it('reads the Brave key from BRAVE_API_KEY when BRAVE_SEARCH_API_KEY is not set, which wins when both are', () => {
     const fallback = { OPENMATES_PROVIDER: 'brave', BRAVE_API_KEY: 'f'.repeat(20) };
-    expect(loadConfig(fallback).brave.apiKey).toBe('f'.repeat(20));
+    expect(loadConfig(fallback).settings.brave.apiKey).toBe('f'.repeat(20));
     expect(braveKeyVariable(fallback)).toBe('BRAVE_API_KEY');
     const both = { ...fallback, BRAVE_SEARCH_API_KEY: 's'.repeat(20) };
-    expect(loadConfig(both).brave.apiKey).toBe('s'.repeat(20));
+    expect(loadConfig(both).settings.brave.apiKey).toBe('s'.repeat(20));
     expect(braveKeyVariable(both)).toBe('BRAVE_SEARCH_API_KEY');
     expect(braveKeyVariable({ BRAVE_SEARCH_API_KEY: ' ', BRAVE_API_KEY: 'f'.repeat(20) })).toBe('BRAVE_API_KEY');
     expect(braveKeyVariable({})).toBeUndefined();
@@ -60,7 +62,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENMATES_PROVIDER: '', OPENMATES_CACHE_TTL_S: ' ', BRAVE_SEARCH_API_KEY: '' })).toMatchObject({
       provider: 'local',
       cacheTtlS: 300,
-      brave: { baseUrl: 'https://api.search.brave.com/res/v1' },
+      settings: { brave: { baseUrl: 'https://api.search.brave.com/res/v1' } },
     });
   });
 
@@ -81,7 +83,7 @@ describe('loadConfig', () => {
     const lines = (error as Error).message.split('\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
-      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, or several of them in order separated by commas',
+      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, azure-openai, or several of them in order separated by commas',
     );
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);
@@ -92,8 +94,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: value })).toThrow(
       new ConfigError('OPENMATES_OPENAI_MAX_SEARCHES must be a whole number from 1 to 20'),
     );
-    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '20' }).openai.maxSearches).toBe(20);
-    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '1' }).openai.maxSearches).toBe(1);
+    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '20' }).settings.openai.maxSearches).toBe(20);
+    expect(loadConfig({ OPENMATES_OPENAI_MAX_SEARCHES: '1' }).settings.openai.maxSearches).toBe(1);
   });
 
   it('splits SEARXNG_BASE_URL into the instance (sub-path kept) and its credentials, which are secrets', () => {
@@ -102,7 +104,7 @@ describe('loadConfig', () => {
       SEARXNG_BASE_URL: 'https://me:p%40ss-w0rd-long@search.example/sx/',
     });
     expect(config.providerTimeoutMs).toBe(15_000);
-    expect(config.searxng).toEqual({
+    expect(config.settings.searxng).toEqual({
       baseUrl: 'https://search.example/sx',
       username: 'me',
       password: 'p@ss-w0rd-long',

@@ -11,17 +11,11 @@ import {
   DEFAULT_SEARXNG_TIMEOUT_MS,
   MIN_MAX_RESPONSE_BYTES,
   once,
-  PROVIDER_IDS,
-  type ProviderId,
 } from '@openmates/contract';
 import { z } from 'zod';
 import { processEnv } from './env.ts';
-import type { AzureOpenAISettings } from './providers/azure-openai/settings.ts';
-import type { BraveSettings } from './providers/brave/settings.ts';
-import type { LocalSettings } from './providers/local/settings.ts';
-import type { OpenAISettings } from './providers/openai/settings.ts';
-import { PROVIDER_MODULES } from './providers/registry.ts';
-import type { SearxngSettings } from './providers/searxng/settings.ts';
+import type { ProviderRegistry, RegistryId, SettingsOf } from './providers/provider-module.ts';
+import { PROVIDER_MODULES, type Providers } from './providers/registry.ts';
 import {
   blankToUndefined,
   ConfigError,
@@ -36,30 +30,41 @@ import {
 
 export { ConfigError } from './shared/env-schema.ts';
 
-/** The engine's configuration, parsed once from the environment by `loadConfig`. */
-export interface EngineConfig {
+/**
+ * The engine's configuration, parsed once from the environment by `loadConfig` against a registry
+ * of providers (`PROVIDER_MODULES`, whose ids are the contract's; a test's may add one: ADR 0116).
+ */
+export interface EngineConfig<R extends ProviderRegistry = Providers> extends AnyEngineConfig {
+  registry: R;
+  provider: RegistryId<R>;
+  providers: RegistryId<R>[];
+  settings: SettingsOf<R>;
+  providerTimeoutsMs: { [K in RegistryId<R>]?: number };
+  providerRatesPerS: { [K in RegistryId<R>]?: number };
+}
+
+/** A configuration read against any registry: what the engine and the registry's functions take. */
+export interface AnyEngineConfig {
+  /** The providers it was read against; the engine builds and tells apart the chain's members with it. */
+  registry: ProviderRegistry;
   /** The first provider of the chain: the one every group goes to first (`OPENMATES_PROVIDER`, default `local`). */
-  provider: ProviderId;
+  provider: string;
   /**
    * The chain, in order (`OPENMATES_PROVIDER=brave,searxng,local`); its first is `provider`. A group
    * goes to the next one only when a call fails as the provider's fault (docs/providers/failover.md).
    */
-  providers: ProviderId[];
+  providers: readonly string[];
   /** Where the choice came from, for `openmates doctor`. */
   providerSource: 'OPENMATES_PROVIDER' | 'default';
-  /** Each provider's own settings, read by its folder under `providers/` (whichever is selected). */
-  brave: BraveSettings;
-  openai: OpenAISettings;
-  local: LocalSettings;
-  searxng: SearxngSettings;
-  'azure-openai': AzureOpenAISettings;
+  /** Each provider's own settings by id, read by its module (whichever is selected). */
+  settings: { readonly [id: string]: unknown };
   /** Per call of the first provider, retries included (default 10000; 45000 for openai; 15000 for searxng). */
   providerTimeoutMs: number;
   /**
    * Per call of each provider of the chain: `OPENMATES_PROVIDER_TIMEOUT_MS` for every one when set,
    * else each provider's own default.
    */
-  providerTimeoutsMs: { [K in ProviderId]?: number };
+  providerTimeoutsMs: { readonly [id: string]: number | undefined };
   /**
    * No new attempt for a group starts this long after the request began
    * (`OPENMATES_REQUEST_DEADLINE_MS`, default 30000).
@@ -84,7 +89,7 @@ export interface EngineConfig {
    * Each provider's rate (`OPENMATES_PROVIDER_RATE_PER_S=brave=1,searxng=5`; one number is the
    * first provider's). A provider not named here is not spaced.
    */
-  providerRatesPerS: { [K in ProviderId]?: number };
+  providerRatesPerS: { readonly [id: string]: number | undefined };
   /** Shared state for several replicas (docs/deploy.md); absent: everything stays in process. */
   redis?: RedisConfig;
 }
@@ -116,13 +121,16 @@ const redisUrl = once(() =>
 const RATE_MESSAGE =
   'OPENMATES_PROVIDER_RATE_PER_S must be a number > 0 (calls per second of the first provider) or a list such as brave=1,searxng=5';
 
-/** `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. */
+/**
+ * `1.5` (the first provider's rate) or `brave=1,searxng=5`, each rate a number > 0. Whether each
+ * name is a provider of the chain is `loadConfig`'s to say, against its registry.
+ */
 const providerRates = once(() =>
   z.preprocess(
     blankToUndefined,
     z
       .string()
-      .transform((text, ctx): { [K in ProviderId]?: number } | number | undefined => {
+      .transform((text, ctx): Record<string, number> | number | undefined => {
         const rate = (s: string) => {
           const n = /^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN;
           return n > 0 && Number.isFinite(n) ? n : undefined;
@@ -133,23 +141,20 @@ const providerRates = once(() =>
           if (n === undefined) ctx.addIssue({ code: 'custom', message: RATE_MESSAGE });
           return n;
         }
-        const rates: { [K in ProviderId]?: number } = {};
+        const rates: Record<string, number> = {};
         for (const entry of trimmed.split(',')) {
           const [name = '', value = '', ...rest] = entry.split('=').map((part) => part.trim());
           const id = name.toLowerCase();
           const n = rate(value);
-          if (rest.length > 0 || !(PROVIDER_IDS as readonly string[]).includes(id) || n === undefined) {
-            ctx.addIssue({
-              code: 'custom',
-              message: `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`,
-            });
+          if (rest.length > 0 || id === '' || n === undefined) {
+            ctx.addIssue({ code: 'custom', message: notUnderstood(entry) });
             return undefined;
           }
-          if (rates[id as ProviderId] !== undefined) {
+          if (Object.hasOwn(rates, id)) {
             ctx.addIssue({ code: 'custom', message: `OPENMATES_PROVIDER_RATE_PER_S names ${id} twice` });
             return undefined;
           }
-          rates[id as ProviderId] = n;
+          rates[id] = n;
         }
         return rates;
       })
@@ -157,18 +162,17 @@ const providerRates = once(() =>
   ),
 );
 
-/** `brave` or `brave,searxng,local`: known ids, case-insensitive, each at most once. */
-/** The ids `text` lists, or what is wrong with it. */
-function readChain(text: string): { ids: ProviderId[] } | { problem: string } {
+const notUnderstood = (entry: string) => `${RATE_MESSAGE} (not understood: ${JSON.stringify(entry.trim())})`;
+
+/**
+ * The names `brave` or `brave,searxng,local` lists, lowercased, or what is wrong with it (a name
+ * given twice). Whether each is a provider is `loadConfig`'s to say, against its registry.
+ */
+function readChain(text: string): { ids: string[] } | { problem: string } {
   const ids = text.split(',').map((id) => id.trim().toLowerCase());
-  const unknown = ids.find((id) => !(PROVIDER_IDS as readonly string[]).includes(id));
-  if (unknown !== undefined)
-    return {
-      problem: `OPENMATES_PROVIDER must be one of ${PROVIDER_IDS.join(', ')}, or several of them in order separated by commas`,
-    };
-  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  const twice = ids.find((id, i) => id !== '' && ids.indexOf(id) !== i);
   if (twice !== undefined) return { problem: `OPENMATES_PROVIDER lists ${twice} twice` };
-  return { ids: ids as ProviderId[] };
+  return { ids };
 }
 
 const providerChain = withReader(
@@ -177,7 +181,7 @@ const providerChain = withReader(
       blankToUndefined,
       z
         .string()
-        .transform((text, ctx): ProviderId[] => {
+        .transform((text, ctx): string[] => {
           const chain = readChain(text);
           if ('ids' in chain) return chain.ids;
           ctx.addIssue({ code: 'custom', message: chain.problem });
@@ -200,7 +204,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** The provider selection, read with the providers' own variables (`PROVIDER_MODULES[id].environment`). */
 export const SELECTION_ENVIRONMENT = {
   OPENMATES_PROVIDER: {
-    description: `Which provider answers: ${PROVIDER_IDS.map((id) => `\`${id}\``).join(', ')}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
+    description: `Which provider answers: ${Object.keys(PROVIDER_MODULES)
+      .map((id) => `\`${id}\``)
+      .join(
+        ', ',
+      )}, or several in order (\`brave,searxng,local\`): a query goes to the next one when the one before fails it, and every answer says who answered each query (docs/providers/failover.md). A query only goes to a third party listed here, but may reach each one listed; a key that is set but not listed is reported by \`openmates doctor\`, never used.`,
     default: DEFAULT_PROVIDER,
     schema: providerChain,
   },
@@ -285,11 +293,14 @@ export const ENGINE_ENVIRONMENT = {
 } as const satisfies EnvTable;
 
 /**
- * Parses the engine's settings from an environment (default the process's): the selection, every
- * provider's own variables (each provider's folder reads them), then the engine's. Throws a
- * ConfigError listing every bad variable, one per line.
+ * Parses the engine's settings from an environment (default the process's) against a registry of
+ * providers (default `PROVIDER_MODULES`): the selection, every provider's own variables (each
+ * provider's module reads them), then the engine's. Throws a ConfigError listing every bad
+ * variable, one per line.
  */
-export function loadConfig(env: Env = processEnv()): EngineConfig {
+export function loadConfig(env?: Env): EngineConfig;
+export function loadConfig<R extends ProviderRegistry>(env: Env, registry: R): EngineConfig<R>;
+export function loadConfig(env: Env = processEnv(), registry: ProviderRegistry = PROVIDER_MODULES): AnyEngineConfig {
   const issues: string[] = [];
   /** Runs one parser, keeping its issues so that every bad variable is reported at once. */
   const read = <T>(parse: () => T): T | undefined => {
@@ -301,17 +312,25 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
       return undefined;
     }
   };
+  const known = (id: string) => Object.hasOwn(registry, id);
   const selection = readEnv(SELECTION_ENVIRONMENT, env);
   if (!selection.ok) issues.push(...selection.issues);
-  const brave = read(() => PROVIDER_MODULES.brave.parse(env));
-  const openai = read(() => PROVIDER_MODULES.openai.parse(env));
-  const local = read(() => PROVIDER_MODULES.local.parse(env));
-  const searxng = read(() => PROVIDER_MODULES.searxng.parse(env));
-  const azureOpenAI = read(() => PROVIDER_MODULES['azure-openai'].parse(env));
+  else if (selection.data.OPENMATES_PROVIDER?.some((id) => !known(id)))
+    issues.push(
+      `OPENMATES_PROVIDER must be one of ${Object.keys(registry).join(', ')}, or several of them in order separated by commas`,
+    );
+  const settings = Object.fromEntries(
+    Object.entries(registry).map(([id, module]) => [id, read(() => module.parse(env))]),
+  );
+  const unread = Object.values(settings).includes(undefined);
   const parsed = readEnv(ENGINE_ENVIRONMENT, env);
   if (!parsed.ok) issues.push(...parsed.issues);
-  if (!selection.ok || !parsed.ok || !brave || !openai || !local || !searxng || !azureOpenAI)
-    throw new ConfigError(issues.join('\n'));
+  else {
+    const rates = parsed.data.OPENMATES_PROVIDER_RATE_PER_S;
+    const stranger = typeof rates === 'object' ? Object.entries(rates).find(([id]) => !known(id)) : undefined;
+    if (stranger) issues.push(notUnderstood(stranger.join('=')));
+  }
+  if (!selection.ok || !parsed.ok || unread || issues.length > 0) throw new ConfigError(issues.join('\n'));
   const e = parsed.data;
   if (e.OPENMATES_REDIS_URL && !e.OPENMATES_REDIS_SECRET)
     throw new ConfigError(
@@ -322,26 +341,23 @@ export function loadConfig(env: Env = processEnv()): EngineConfig {
   const chosen = selection.data.OPENMATES_PROVIDER;
   const providers = chosen ?? [DEFAULT_PROVIDER];
   const provider = providers[0] ?? DEFAULT_PROVIDER;
+  const timeoutOf = (id: string) => e.OPENMATES_PROVIDER_TIMEOUT_MS ?? registry[id]?.defaultTimeoutMs ?? 0;
   const rates = e.OPENMATES_PROVIDER_RATE_PER_S;
-  const providerRatesPerS = typeof rates === 'number' ? { [provider]: rates } : { ...rates };
-  const stray = Object.keys(providerRatesPerS).find((id) => !providers.includes(id as ProviderId));
+  const providerRatesPerS: Record<string, number> = typeof rates === 'number' ? { [provider]: rates } : { ...rates };
+  const stray = Object.keys(providerRatesPerS).find((id) => !providers.includes(id));
   if (stray !== undefined)
     throw new ConfigError(
       `OPENMATES_PROVIDER_RATE_PER_S names ${stray}, which OPENMATES_PROVIDER does not list (${providers.join(',')})`,
     );
-  const providerTimeoutsMs: EngineConfig['providerTimeoutsMs'] = {};
-  for (const id of providers)
-    providerTimeoutsMs[id] = e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[id].defaultTimeoutMs;
-  const config: EngineConfig = {
+  const providerTimeoutsMs: Record<string, number> = {};
+  for (const id of providers) providerTimeoutsMs[id] = timeoutOf(id);
+  const config: AnyEngineConfig & { providerRatePerS?: number; redis?: RedisConfig } = {
+    registry,
     provider,
     providers,
     providerSource: chosen ? 'OPENMATES_PROVIDER' : 'default',
-    brave,
-    openai,
-    local,
-    searxng,
-    'azure-openai': azureOpenAI,
-    providerTimeoutMs: e.OPENMATES_PROVIDER_TIMEOUT_MS ?? PROVIDER_MODULES[provider].defaultTimeoutMs,
+    settings,
+    providerTimeoutMs: timeoutOf(provider),
     providerTimeoutsMs,
     requestDeadlineMs: e.OPENMATES_REQUEST_DEADLINE_MS,
     providerRatesPerS,
@@ -371,13 +387,11 @@ function redisCredentials(url: string): string[] {
 }
 
 /** Every secret the configuration holds; redaction replaces each of them in anything outgoing. */
-export function configSecrets(config: EngineConfig): string[] {
+export function configSecrets(config: AnyEngineConfig): string[] {
   return [
-    ...PROVIDER_MODULES.brave.secrets(config.brave),
-    ...PROVIDER_MODULES.openai.secrets(config.openai),
-    ...PROVIDER_MODULES.searxng.secrets(config.searxng),
-    ...PROVIDER_MODULES.local.secrets(config.local),
-    ...PROVIDER_MODULES['azure-openai'].secrets(config['azure-openai']),
+    ...Object.entries(config.registry).flatMap(([id, module]) =>
+      Object.hasOwn(config.settings, id) ? module.secrets(config.settings[id]) : [],
+    ),
     config.redis?.secret,
     ...(config.redis ? redisCredentials(config.redis.url) : []),
   ].filter((s): s is string => typeof s === 'string' && s !== '');

@@ -1,6 +1,6 @@
-import type { NormalizedRequestItem, ResultGroup, SkillInfo } from '@openmates/contract';
+import type { NormalizedRequestItem, ProviderId, ResultGroup, SkillInfo } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
-import { configSecrets, type EngineConfig } from './config.ts';
+import { type AnyEngineConfig, configSecrets } from './config.ts';
 import { EngineError, parseJsonBody } from './engine-error.ts';
 import { createRedactor } from './hygiene/index.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -21,7 +21,7 @@ export type { EngineObserver } from './pipeline/call.ts';
 export type { SearchJson } from './search/fit.ts';
 
 export interface EngineOptions {
-  config: EngineConfig;
+  config: AnyEngineConfig;
   /**
    * The provider that answers, or the chain in order (`createConfiguredProviders`): each group goes
    * to the first, and to the next one only when a call fails as the provider's fault.
@@ -45,6 +45,13 @@ export interface EngineOptions {
   redis?: RedisLink;
 }
 
+/**
+ * A provider of the chain with its id as the API states it (health, readiness, skill info): one of
+ * the contract's `PROVIDER_IDS` for every provider of `PROVIDER_MODULES`. Only a test's registry
+ * adds a provider outside that list (ADR 0116); what the API says of it is outside the contract.
+ */
+export type ApiProvider = SearchProvider & { readonly id: ProviderId };
+
 export interface SearchOptions {
   /** Aborts every call of the batch; the search rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -58,11 +65,11 @@ export interface SearchOptions {
 }
 
 export interface Engine {
-  readonly config: EngineConfig;
+  readonly config: AnyEngineConfig;
   /** The first provider of the chain: requests are validated against it, skill info describes it. */
-  readonly provider: SearchProvider;
+  readonly provider: ApiProvider;
   /** The whole chain, in order (one provider: `[provider]`). */
-  readonly providers: readonly SearchProvider[];
+  readonly providers: readonly ApiProvider[];
   readonly logger: Logger;
   /**
    * The engine's one entry point (ADR 0074): validate → plan → run each group through the call
@@ -101,7 +108,7 @@ export interface ValidatedSearch {
 
 /** What every search of one engine shares. */
 interface Shared {
-  readonly config: EngineConfig;
+  readonly config: AnyEngineConfig;
   readonly chain: readonly SearchProvider[];
   readonly members: readonly Member[];
   readonly clock: Clock;
@@ -142,7 +149,7 @@ async function runGroups(
     );
     throw new EngineError('internal_error', undefined, { cause: error });
   }
-  if (shared.observer) for (const group of admitted.groups) shared.observer.group(group.error?.code ?? 'ok');
+  if (shared.observer) for (const { group } of admitted) shared.observer.group(group.error?.code ?? 'ok');
   return admitted;
 }
 
@@ -231,8 +238,8 @@ export function createEngine(options: EngineOptions): Engine {
   const shared: Shared = { config, chain, members, clock, logger, redact, observer: options.observer, validated };
   return {
     config,
-    provider: chain[0] as SearchProvider,
-    providers: chain,
+    provider: chain[0] as ApiProvider,
+    providers: chain as readonly ApiProvider[],
     logger,
     redis,
     search: (input, searchOptions = {}) => search(shared, { input }, searchOptions),

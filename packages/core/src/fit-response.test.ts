@@ -13,16 +13,8 @@ import {
 } from '@openmates/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  copiedWhole,
-  type FittedJson,
-  fitResponse,
-  fitResponseJson,
-  ResponseTooLargeError,
-  rememberJson,
-  responseJson,
-  serializedSize,
-} from './fit-response.ts';
+import { type FittedJson, fitResponseJson, ResponseTooLargeError, serializedSize } from './fit-response.ts';
+import { fitResponse } from './testing/fit.ts';
 
 const size = (value: unknown) => Math.max(serializedSize(value).utf16, serializedSize(value).utf8);
 
@@ -289,87 +281,20 @@ describe('fitResponse properties', () => {
     );
   });
 
-  /**
-   * `fitResponseJson(input)` hands back the JSON of exactly the response it fitted, and that
-   * response is what `fitResponse(reference)` fits; or it refuses with ResponseTooLargeError.
-   */
-  function expectJsonOfFitted(input: WebSearchResponse, reference: WebSearchResponse, maxBytes: number): void {
-    let fitted: FittedJson;
-    try {
-      fitted = fitResponseJson(input, maxBytes);
-    } catch (error) {
-      expect(error).toBeInstanceOf(ResponseTooLargeError);
-      return;
-    }
-    expect(fitted.json).toBe(JSON.stringify(fitted.response));
-    // The bytes made from remembered JSON are the JSON's own UTF-8, byte for byte.
-    if (fitted.utf8 !== undefined)
-      expect(Buffer.from(fitted.utf8).toString('hex')).toBe(Buffer.from(fitted.json).toString('hex'));
-    expect(fitted.response).toEqual(fitResponse(reference, maxBytes));
-  }
-
   it('hands back the JSON of exactly the response it fitted', () => {
     fc.assert(
       fc.property(caseArb, ([response, maxBytes]) => {
-        expectJsonOfFitted(response, response, maxBytes);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('writes the same JSON, and its UTF-8, when results carry remembered JSON (frozen cache entries)', () => {
-    const frozen = (result: WebSearchResult) => {
-      const copy = Object.freeze({ ...result });
-      rememberJson(copy);
-      return copy;
-    };
-    /** A group's results as a hit admitted whole hands them over: a copy of a remembered array. */
-    const wholeOf = (results: WebSearchResult[]) => {
-      const entry = Object.freeze(results.map(frozen));
-      rememberJson(entry);
-      const copy = [...entry];
-      copiedWhole(copy, entry);
-      return copy;
-    };
-    fc.assert(
-      fc.property(caseArb, fc.constantFrom('every', 'every other', 'whole'), ([response, maxBytes], how) => {
-        // Every result remembered, every other one (responses mix cached and fresh results), or
-        // every other group's results held whole.
-        const remembered: WebSearchResponse = {
-          ...response,
-          results: response.results.map((group, g) => ({
-            ...group,
-            results:
-              how === 'whole'
-                ? g % 2 === 0
-                  ? wholeOf(group.results)
-                  : group.results
-                : group.results.map((result, i) => (how === 'every' || i % 2 === 0 ? frozen(result) : result)),
-          })),
-        };
-        // Twice: the first response writes the remembered JSON, the second takes it.
-        for (const _ of [1, 2]) {
-          expect(responseJson(remembered)).toBe(JSON.stringify(remembered));
-          expectJsonOfFitted(remembered, response, maxBytes);
+        let fitted: FittedJson;
+        try {
+          fitted = fitResponseJson(response, maxBytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ResponseTooLargeError);
+          return;
         }
+        expect(fitted.json).toBe(JSON.stringify(fitted.response));
       }),
       { numRuns: 300 },
     );
-  });
-
-  it('makes UTF-8 bytes only for a response holding remembered JSON: fresh results pay nothing for them', () => {
-    const fresh: WebSearchResponse = {
-      results: [{ id: 1, results: [result(1, { title: 'Café › menu' })] }],
-      provider: 'Brave Search',
-    };
-    expect(fitResponseJson(fresh, 10_000).utf8).toBeUndefined();
-    const entry = Object.freeze([Object.freeze(result(2, { title: 'Café › menu' }))]);
-    rememberJson(entry);
-    const copy = [...entry];
-    copiedWhole(copy, entry);
-    const hit: WebSearchResponse = { results: [{ id: 1, results: copy }], provider: 'Brave Search', request_id: 'r-1' };
-    const fitted = fitResponseJson(hit, 10_000);
-    expect(Buffer.from(fitted.utf8 ?? new Uint8Array()).toString()).toBe(JSON.stringify(hit));
   });
 
   it('is deterministic and leaves its input untouched', () => {

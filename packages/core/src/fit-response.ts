@@ -23,182 +23,13 @@ export function serializedSize(value: unknown): { utf16: number; utf8: number } 
   return { utf16: json.length, utf8: Buffer.byteLength(json, 'utf8') };
 }
 
-/** Remembered JSON, with its UTF-8 bytes once an answer has been written from it. */
-interface Known {
-  readonly json: string;
-  utf8?: Buffer;
-}
-
-/**
- * The JSON of results, and of arrays of them, that can no longer change (the in-process cache's
- * frozen entries), written the first time a response holds them; null for one not written yet.
- */
-const knownJson = new WeakMap<object, Known | null>();
-
-/** A search's own array of results that holds a remembered array's results whole, in order: → that array. */
-const wholeCopies = new WeakMap<object, readonly WebSearchResult[]>();
-
-/**
- * Remembers `value`, a result or an array of results, which must be frozen all the way down: the
- * first response holding it keeps its JSON, and later ones take that JSON, and its bytes, instead
- * of serializing and encoding it again (a cache hit's results, on every hit). A cache miss, which
- * serializes its own fresh results, pays nothing for it.
- */
-export function rememberJson(value: Readonly<WebSearchResult> | readonly WebSearchResult[]): void {
-  knownJson.set(value, null);
-}
-
-/**
- * Tells fitting that `copy` holds every result of the remembered array `of`, in order (a hit
- * admitted whole), so that its JSON is `of`'s: a hit's group does not serialize its results again.
- */
-export function copiedWhole(copy: readonly WebSearchResult[], of: readonly WebSearchResult[]): void {
-  if (knownJson.has(of)) wholeCopies.set(copy, of);
-}
-
-/** `value`'s remembered JSON (written now if it is not yet), or, for a value not remembered, `serialize()`. */
-function rememberedJson(value: object, serialize: () => string): string | Known {
-  const known = knownJson.get(value);
-  if (known === undefined) return serialize();
-  if (known !== null) return known;
-  const made: Known = { json: serialize() };
-  knownJson.set(value, made);
-  return made;
-}
-
-const textOf = (piece: string | Known) => (typeof piece === 'string' ? piece : piece.json);
-
-/** The pieces' text joined: as a rope V8 flattens only if it is ever read whole. */
-function textOfAll(pieces: readonly (string | Known)[]): string {
-  let text = '';
-  for (const piece of pieces) text += textOf(piece);
-  return text;
-}
-
-/** A piece's UTF-8 bytes: a remembered one's encoded once and kept. */
-function bytesOf(piece: string | Known): Buffer {
-  if (typeof piece === 'string') return Buffer.from(piece);
-  piece.utf8 ??= Buffer.from(piece.json);
-  return piece.utf8;
-}
-
-/** A piece's size in UTF-8 bytes. */
-const sizeOf = (piece: string | Known) =>
-  typeof piece === 'string' ? Buffer.byteLength(piece) : bytesOf(piece).length;
-
-const jsonOf = (result: WebSearchResult) => rememberedJson(result, () => JSON.stringify(result));
-
-/**
- * A response's JSON as it is written: text serialized now, and remembered JSON between, kept
- * apart so that an answer takes the remembered JSON's bytes instead of encoding it again.
- */
-class Pieces {
-  readonly #pieces: (string | Known)[] = [];
-  #text = '';
-
-  add(piece: string | Known): void {
-    if (typeof piece === 'string') this.#text += piece;
-    else {
-      this.#endText();
-      this.#pieces.push(piece);
-    }
-  }
-
-  done(): (string | Known)[] {
-    this.#endText();
-    return this.#pieces;
-  }
-
-  #endText(): void {
-    if (this.#text !== '') this.#pieces.push(this.#text);
-    this.#text = '';
-  }
-}
-
-/** The key whose value fitting writes itself: an array of groups, or of a group's results. */
-const isResults = (key: string, value: unknown): value is readonly object[] =>
-  key === 'results' && Array.isArray(value);
-
-/**
- * Adds `JSON.stringify(object)` for a plain data object, with the value of `results` written by
- * `results`; a property serializing to nothing is left out, as JSON.stringify leaves it out.
- */
-function addObject(out: Pieces, object: object, results: (out: Pieces, value: readonly object[]) => void): void {
-  let first = true;
-  out.add('{');
-  for (const key of Object.keys(object)) {
-    const value = (object as Record<string, unknown>)[key];
-    const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
-    if (isResults(key, value)) {
-      out.add(head);
-      results(out, value);
-    } else {
-      const json = JSON.stringify(value);
-      if (json === undefined) continue;
-      out.add(`${head}${json}`);
-    }
-    first = false;
-  }
-  out.add('}');
-}
-
-function addArray<T>(out: Pieces, items: readonly T[], add: (out: Pieces, item: T) => void): void {
-  out.add('[');
-  items.forEach((item, i) => {
-    if (i > 0) out.add(',');
-    add(out, item);
-  });
-  out.add(']');
-}
-
-/** A group's results: the remembered array's JSON when the group holds one whole, else each result's. */
-function addResults(out: Pieces, results: readonly object[]): void {
-  const whole = wholeCopies.get(results);
-  if (whole === undefined) addArray(out, results as readonly WebSearchResult[], (o, result) => o.add(jsonOf(result)));
-  else out.add(rememberedJson(whole, () => `[${whole.map((result) => textOf(jsonOf(result))).join(',')}]`));
-}
-
-const addGroups = (out: Pieces, groups: readonly object[]) =>
-  addArray(out, groups, (o, group) => addObject(o, group, addResults));
-
-/** The pieces of `JSON.stringify(response)`, or undefined when none of its results is remembered. */
-function piecesOf(response: WebSearchResponse): (string | Known)[] | undefined {
-  const known = response.results.some(
-    (group) => wholeCopies.has(group.results) || group.results.some((result) => knownJson.has(result)),
-  );
-  if (!known) return undefined;
-  const out = new Pieces();
-  addObject(out, response, addGroups);
-  return out.done();
-}
-
-/**
- * `JSON.stringify(response)`, byte for byte, taking the remembered JSON of the results that are
- * remembered; when none is, JSON.stringify itself.
- */
-export function responseJson(response: WebSearchResponse): string {
-  return serialized(response).json;
-}
-
-/** A response's JSON: its text, and its pieces when it holds remembered JSON. */
-interface Measured {
-  json: string;
-  pieces?: (string | Known)[] | undefined;
-}
-
-function serialized(response: WebSearchResponse): Measured {
-  const pieces = piecesOf(response);
-  return pieces === undefined ? { json: JSON.stringify(response) } : { json: textOfAll(pieces), pieces };
-}
-
 /** `response`'s JSON when it fits under `maxBytes` (UTF-16 units and UTF-8 bytes), else undefined. */
-function fittingJson(response: WebSearchResponse, maxBytes: number): Measured | undefined {
-  const { json, pieces } = serialized(response);
+function fittingJson(response: WebSearchResponse, maxBytes: number): string | undefined {
+  const json = JSON.stringify(response);
   if (json.length > maxBytes) return undefined;
   // A UTF-16 unit encodes to at most 3 UTF-8 bytes: under a third of the ceiling, counting is moot.
-  if (json.length * 3 <= maxBytes) return { json, pieces };
-  const size = pieces === undefined ? Buffer.byteLength(json, 'utf8') : pieces.reduce((n, p) => n + sizeOf(p), 0);
-  return size <= maxBytes ? { json, pieces } : undefined;
+  if (json.length * 3 <= maxBytes) return json;
+  return Buffer.byteLength(json, 'utf8') <= maxBytes ? json : undefined;
 }
 
 /** The removals fitting may make, in the order it makes them. */
@@ -288,46 +119,27 @@ function afterSteps(response: WebSearchResponse, plan: Plan, steps: number): Web
   return fitted;
 }
 
-/**
- * Fits a response under `maxBytes`, counted both as UTF-8 bytes and as UTF-16 units of its JSON
- * (the larger of the two counts). Pure and deterministic. When it is over, it removes, one at a
- * time and in this order, until it fits: generated notes (last group first, last result first), follow-up
- * suggestions (from the end), page excerpts (a result's `extra_snippets` at a time, in the order of
- * notes), then results from the end of the last groups. It never removes a group, its id or its
- * error. Each removal is counted in the group's `results_fitted_out` and in `budget` when the
- * response carries one (`extra_snippets_fitted_out` counts the excerpts, not the results). Returns `response` itself when it already fits; throws
- * ResponseTooLargeError when even the skeleton (no results, notes or suggestions) does not fit.
- */
-export function fitResponse(response: WebSearchResponse, maxBytes: number): WebSearchResponse {
-  return fitted(response, maxBytes).response;
-}
-
-/** A fitted response, its `JSON.stringify`, and that JSON's UTF-8 bytes when it holds remembered JSON. */
+/** A fitted response and its `JSON.stringify`. */
 export interface FittedJson {
   response: WebSearchResponse;
   json: string;
-  /** The UTF-8 bytes of `json`, made from the remembered JSON's own (a cache hit's): absent for fresh results. */
-  utf8?: Uint8Array;
-}
-
-function fittedOf(response: WebSearchResponse, { json, pieces }: Measured): FittedJson {
-  if (pieces === undefined) return { response, json };
-  return { response, json, utf8: Buffer.concat(pieces.map(bytesOf)) };
 }
 
 /**
- * `fitResponse`, also returning the fitted response's `JSON.stringify`, which fitting measured
- * anyway: a caller that sends it (the server) does not serialize the response a second time.
+ * Fits a response under `maxBytes`, counted both as UTF-8 bytes and as UTF-16 units of its JSON
+ * (the larger of the two counts): serialize, measure, cut. Pure and deterministic. When it is over,
+ * it removes, one at a time and in this order, until it fits: generated notes (last group first,
+ * last result first), follow-up suggestions (from the end), page excerpts (a result's
+ * `extra_snippets` at a time, in the order of notes), then results from the end of the last groups.
+ * It never removes a group, its id or its error. Each removal is counted in the group's
+ * `results_fitted_out` and in `budget` when the response carries one (`extra_snippets_fitted_out`
+ * counts the excerpts, not the results). Returns `response` itself when it already fits, with the
+ * JSON it measured, so a sender does not serialize the response again; throws
+ * ResponseTooLargeError when even the skeleton (no results, notes or suggestions) does not fit.
  */
 export function fitResponseJson(response: WebSearchResponse, maxBytes: number): FittedJson {
-  const { response: fit, measured } = fitted(response, maxBytes);
-  return fittedOf(fit, measured);
-}
-
-/** The fitted response and its JSON as measured (its UTF-8 bytes not made: only a sender needs them). */
-function fitted(response: WebSearchResponse, maxBytes: number): { response: WebSearchResponse; measured: Measured } {
   const whole = fittingJson(response, maxBytes);
-  if (whole !== undefined) return { response, measured: whole };
+  if (whole !== undefined) return { response, json: whole };
   const plan = planOf(response);
   const total = stepsOf(plan);
   const skeleton = afterSteps(response, plan, total);
@@ -343,15 +155,15 @@ function fitted(response: WebSearchResponse, maxBytes: number): { response: WebS
   // serializations. Whatever the sizes do, the answer is one that was measured to fit.
   let over = 0;
   let under = total;
-  let best = { response: skeleton, measured: skeletonJson };
+  let best: FittedJson = { response: skeleton, json: skeletonJson };
   while (under - over > 1) {
     const mid = Math.floor((over + under) / 2);
     const candidate = afterSteps(response, plan, mid);
-    const measured = fittingJson(candidate, maxBytes);
-    if (measured === undefined) over = mid;
+    const json = fittingJson(candidate, maxBytes);
+    if (json === undefined) over = mid;
     else {
       under = mid;
-      best = { response: candidate, measured };
+      best = { response: candidate, json };
     }
   }
   return best;

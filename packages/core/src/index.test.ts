@@ -26,6 +26,7 @@ it('exports exactly the values other packages use', async () => {
     'ensureDemoCorpusIn',
     'errorResponse',
     'ingestPaths',
+    'lazyHttpClient',
     'loadConfig',
     'loadHttpClient',
     'newRequestId',

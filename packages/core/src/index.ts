@@ -1,6 +1,7 @@
 // The public API of @openmates/core: what the other packages import, named one by one so that a
 // new export is a decision (index.test.ts pins the list). Everything else stays internal.
 export {
+  type AnyEngineConfig,
   ConfigError,
   configSecrets,
   ENGINE_ENVIRONMENT,
@@ -19,7 +20,14 @@ export { describeIssues, EngineError, errorResponse, parseJsonBody } from './eng
 export { createRedactor } from './hygiene/index.ts';
 export { createLogger, type Logger } from './logger.ts';
 export type { Clock } from './pipeline/members.ts';
-export { type DoctorCheck, ProviderNotConfiguredError, type SearchProvider } from './provider.ts';
+export {
+  type Capabilities,
+  type DoctorCheck,
+  type HttpTranslator,
+  type JsonTranslator,
+  ProviderNotConfiguredError,
+  type SearchProvider,
+} from './provider.ts';
 export { azureDryRunRequest } from './providers/azure-openai/index.ts';
 export {
   createLocalProvider,
@@ -39,8 +47,11 @@ export {
   createConfiguredProviders,
   PROVIDER_MODULES,
   type ProviderModule,
+  type ProviderPrice,
+  type ProviderRegistry,
+  type Providers,
 } from './providers/registry.ts';
-export { loadHttpClient } from './providers/shared/http-client.ts';
+export { lazyHttpClient, loadHttpClient } from './providers/shared/http-client.ts';
 export { newRequestId } from './request-id.ts';
 export { type EnvTable, type EnvVariable, tableSchema } from './shared/env-schema.ts';
 export { connectRedis, type RedisLink } from './shared/redis-link.ts';

@@ -1,4 +1,4 @@
-import type { GroupErrorCode, NormalizedRequestItem, ProviderId, RequestOption, SkillInfo } from '@openmates/contract';
+import type { GroupErrorCode, NormalizedRequestItem, RequestOption, SkillInfo } from '@openmates/contract';
 import type { HttpAnswer, HttpClient } from './providers/shared/http-client.ts';
 import type { OwnRefusals } from './providers/shared/status-errors.ts';
 
@@ -116,6 +116,11 @@ export interface Capabilities {
   readonly retry: RetryPolicy;
   /** Largest answer body read, in bytes. */
   readonly maxBodyBytes?: number;
+  /**
+   * True when it answers in this process (the local index): no origin, no plan and no 429, so no
+   * shared rate or upstream pause applies to it.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** An option value the provider cannot apply. */
@@ -302,7 +307,8 @@ export interface DoctorCheck {
  * translated for it. It imports nothing from the engine and gets no callbacks from it.
  */
 export interface SearchProvider {
-  readonly id: ProviderId;
+  /** Its id: its key in the registry it was built from (ADR 0116). */
+  readonly id: string;
   /** Human-readable name for `provider` in responses, e.g. `Brave Search`. */
   readonly name: string;
   /** Where queries go, for disclosure: a host, or `this machine`. */

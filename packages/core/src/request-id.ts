@@ -3,8 +3,8 @@ const HEX = '0123456789abcdef';
 /**
  * A new request id, in the form of a version-4 UUID. The id only ties an answer to its log lines
  * and guards nothing, so `Math.random` (which V8 seeds from the operating system's entropy) is
- * random enough; Web Crypto's `crypto` global would load node's crypto and stream modules, about
- * 5 ms of every cold `openmates search` (packages/cli/README.md, "Cold start"; ADR 0070).
+ * random enough; Web Crypto's `crypto` global would load node's crypto and stream modules in
+ * every cold `openmates search` (packages/cli/README.md, "Cold start"; ADR 0070).
  */
 export function newRequestId(): string {
   let id = '';

@@ -1,6 +1,5 @@
 import { cacheIdentity, type NormalizedRequestItem, type WebSearchResult } from '@openmates/contract';
 import { LRUCache } from 'lru-cache';
-import { rememberJson } from './fit-response.ts';
 import type { RedisLink } from './shared/redis-link.ts';
 
 /**
@@ -45,8 +44,7 @@ export function frozenCopy<T>(value: T): T {
 /**
  * The in-process cache: an LRU with a TTL (lru-cache). An entry is a frozen copy of what was
  * stored, made once: a hit hands out the entry itself, and no caller can change it through what it
- * was handed. The JSON of its results, each and all together, is remembered too (`rememberJson`,
- * written on the first hit), so a hit's response does not serialize its results again. `providerIdentity` tells providers (and their configurations) apart.
+ * was handed. `providerIdentity` tells providers (and their configurations) apart.
  */
 export function createMemoryResultCache(ttlSeconds: number, providerIdentity: string): ResultCache {
   const lru = new LRUCache<string, CachedCall>({ max: MAX_ENTRIES, ttl: ttlSeconds * 1000 });
@@ -64,11 +62,7 @@ export function createMemoryResultCache(ttlSeconds: number, providerIdentity: st
       return lru.get(key(item));
     },
     async set(item, value) {
-      const entry = frozenCopy(value);
-      // Frozen, each result's JSON is the same on every hit: written once, on the first hit.
-      for (const result of entry.results) rememberJson(result);
-      rememberJson(entry.results);
-      lru.set(key(item), entry);
+      lru.set(key(item), frozenCopy(value));
     },
     clear: () => lru.clear(),
   };

@@ -1,4 +1,9 @@
-import { RATE_LIMIT_POLICY, type RateLimitState, rateLimitHeaders } from '@openmates/contract';
+import {
+  DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN,
+  RATE_LIMIT_POLICY,
+  type RateLimitState,
+  rateLimitHeaders,
+} from '@openmates/contract';
 import type { Engine, Logger } from '@openmates/core';
 import { LRUCache } from 'lru-cache';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -72,7 +77,10 @@ export function createApiCore(
   const log: Logger = engine.logger.child({ component: 'server' });
   let draining = false;
   const authenticate = createAuthenticator(config.apiKeys);
-  const limiter = createLimiter(engine, config.rateLimit, config.rateLimitWindowS);
+  const rateLimit = rateLimitOf(engine, config);
+  const limiter = createLimiter(engine, rateLimit, config.rateLimitWindowS);
+  // Without API keys the limit counts per client address: the message names the client, not a key.
+  const whose = config.apiKeys.length > 0 ? 'for this API key' : 'from this client';
   const stateHeaders = (state: RateLimitState) => rateLimitHeaders(state, config.rateLimitWindowS);
   // In Redis an identity is an HMAC: neither keys nor addresses are stored. One costs about 20 µs
   // on a busy server and every request needs one, so the identities seen lately keep theirs.
@@ -107,7 +115,7 @@ export function createApiCore(
   /** A limiter answer as the caller's state. */
   function stateOf(res: RateLimiterRes): RateLimitState {
     return {
-      limit: config.rateLimit,
+      limit: rateLimit,
       remaining: Math.max(0, res.remainingPoints),
       reset_seconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
       policy: RATE_LIMIT_POLICY,
@@ -122,7 +130,7 @@ export function createApiCore(
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       metrics.rateLimited();
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new Refusal('rate_limited', `Too many requests for this API key; retry in ${seconds} s.`, {
+      throw new Refusal('rate_limited', `Too many requests ${whose}; retry in ${seconds} s.`, {
         headers: {
           'retry-after': String(seconds),
           ...stateHeaders({ ...stateOf(rejection), reset_seconds: seconds }),
@@ -135,8 +143,7 @@ export function createApiCore(
     if (!limiter) return undefined;
     const res = await limiter.get(identity);
     // Nothing counted in the current window: the whole limit is left and there is nothing to reset.
-    if (res === null)
-      return { limit: config.rateLimit, remaining: config.rateLimit, reset_seconds: 0, policy: RATE_LIMIT_POLICY };
+    if (res === null) return { limit: rateLimit, remaining: rateLimit, reset_seconds: 0, policy: RATE_LIMIT_POLICY };
     return stateOf(res);
   }
 
@@ -189,6 +196,17 @@ export function createApiCore(
  * limiter standing in while Redis is unreachable (`insuranceLimiter`), so a Redis fault never
  * lifts the limit, it only makes it per replica for that time.
  */
+/**
+ * The per-minute limit: as configured, except that an unset limit without API keys on a chain whose
+ * every provider costs nothing (each module's price says so) is the free chain's default (ADR 0117).
+ */
+function rateLimitOf(engine: Engine, config: ServerConfig): number {
+  if (!config.rateLimitDefaulted || config.apiKeys.length > 0) return config.rateLimit;
+  const { registry, providers } = engine.config;
+  const free = providers.every((id) => registry[id]?.price.costs === 'nothing');
+  return free ? DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN : config.rateLimit;
+}
+
 function createLimiter(engine: Engine, points: number, windowS: number): RateLimiterAbstract | undefined {
   if (points <= 0) return undefined;
   const memory = new RateLimiterMemory({ points, duration: windowS });

@@ -1,5 +1,6 @@
 import type { BlockList } from 'node:net';
 import {
+  DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN,
   DEFAULT_RATE_LIMIT_PER_MIN,
   DEFAULT_RATE_LIMIT_WINDOW_S,
   DEFAULT_STREAM_KEEPALIVE_MS,
@@ -15,6 +16,11 @@ export interface ServerConfig {
   apiKeys: string[];
   /** `OPENMATES_RATE_LIMIT_PER_MIN`: requests per key and window (default 60; 0 turns the limit off). */
   rateLimit: number;
+  /**
+   * True when `OPENMATES_RATE_LIMIT_PER_MIN` is unset: without API keys, a chain whose every
+   * provider costs nothing then gets `DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN` (ADR 0117).
+   */
+  rateLimitDefaulted?: boolean;
   /** `OPENMATES_RATE_LIMIT_WINDOW_S`: the limit's window in seconds (default 60). */
   rateLimitWindowS: number;
   /** `OPENMATES_ALLOWED_ORIGINS`, comma-separated origins the MCP endpoint accepts besides the bound names. */
@@ -86,6 +92,7 @@ export const SERVER_ENVIRONMENT = {
       Number.MAX_SAFE_INTEGER,
       'OPENMATES_RATE_LIMIT_PER_MIN must be a whole number ≥ 0 (0 turns the limit off)',
     ),
+    default: `${DEFAULT_RATE_LIMIT_PER_MIN}; ${DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN} without API keys when every provider of the chain costs nothing (\`local\`, \`searxng\`)`,
   },
   OPENMATES_RATE_LIMIT_WINDOW_S: {
     description: "The rate limit's window in seconds, 1 to 86400.",
@@ -169,6 +176,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
   const config: ServerConfig = {
     apiKeys: keys,
     rateLimit: parsed.data.OPENMATES_RATE_LIMIT_PER_MIN,
+    rateLimitDefaulted: (env.OPENMATES_RATE_LIMIT_PER_MIN ?? '').trim() === '',
     rateLimitWindowS: parsed.data.OPENMATES_RATE_LIMIT_WINDOW_S,
     allowedOrigins: parsed.data.OPENMATES_ALLOWED_ORIGINS,
     drainMs: parsed.data.OPENMATES_DRAIN_MS,

@@ -82,15 +82,14 @@ export function createSearchOperation(core: ApiCore, keepAliveMs: number): Opera
 
   return async (exchange) => {
     if (wantsEventStream(exchange.header('accept'))) return stream(exchange);
-    // The engine hands over the JSON it measured when fitting the response: serialized once, and
-    // for a cache hit already in UTF-8, its results' bytes kept from the first hit (ADR 0112).
-    const { response, json, utf8, retryAfterS } = await engine.searchText(exchange.body, {
+    // The engine hands over the JSON it measured when fitting the response: serialized once.
+    const { response, json, retryAfterS } = await engine.searchText(exchange.body, {
       requestId: exchange.requestId,
       signal: exchange.signal,
     });
     return exchange.json(
       searchStatus(response.results),
-      utf8 ?? json,
+      json,
       retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
     );
   };

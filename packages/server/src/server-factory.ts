@@ -1,5 +1,6 @@
 import { DEFAULT_HOST } from '@openmates/contract';
 import {
+  type AnyEngineConfig,
   type Clock,
   configSecrets,
   connectRedis,
@@ -7,7 +8,6 @@ import {
   createLogger,
   createRedactor,
   type Engine,
-  type EngineConfig,
   type Logger,
   loadConfig,
   type SearchProvider,
@@ -20,7 +20,7 @@ import { createServerProvider } from './server-provider.ts';
 
 /** Everything a server is configured by: the engine's settings and the server's, both parsed. */
 export interface ServerSettings {
-  engine: EngineConfig;
+  engine: AnyEngineConfig;
   server: ServerConfig;
 }
 

@@ -39,7 +39,7 @@ export async function runDoctorCommand(
   if (options.dryRun) {
     const { azureDryRunRequest, ConfigError, dryRunRequest, loadConfig } = await import('@openmates/core');
     const azure = options.provider === 'azure-openai';
-    let config: ReturnType<typeof loadConfig>;
+    let config: import('@openmates/core').EngineConfig;
     try {
       config = loadConfig({ ...env, OPENMATES_PROVIDER: azure ? 'azure-openai' : 'openai' });
     } catch (error) {
@@ -48,7 +48,7 @@ export async function runDoctorCommand(
       return exitCode('not_configured');
     }
     const query = { query: options.query, country: 'US' } as const;
-    const settings = config['azure-openai'];
+    const settings = config.settings['azure-openai'];
     const dryRun = azure
       ? azureDryRunRequest(query, {
           ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -56,7 +56,7 @@ export async function runDoctorCommand(
           maxSearches: settings.maxSearches,
           searchTool: settings.searchTool,
         })
-      : dryRunRequest(query, { baseUrl: config.openai.baseUrl, model: config.openai.model });
+      : dryRunRequest(query, { baseUrl: config.settings.openai.baseUrl, model: config.settings.openai.model });
     await write(stdout, options.json ? `${JSON.stringify(dryRun)}\n` : `${JSON.stringify(dryRun, null, 2)}\n`);
     return 0;
   }

@@ -1,5 +1,5 @@
 import type { ProviderId, RateLimitState } from '@openmates/contract';
-import type { DoctorCheck, EngineConfig, ProviderModule } from '@openmates/core';
+import type { AnyEngineConfig, DoctorCheck, EngineConfig, ProviderModule, ProviderRegistry } from '@openmates/core';
 import { engineEnv } from '../lib/cli-env.ts';
 
 /** What `openmates doctor --json` prints. */
@@ -39,12 +39,7 @@ function host(url: string): string {
  * The checks that read the environment only: the provider choice, then the selected provider's own
  * (its key or instance, its endpoint; never a value), then access variables set for another one.
  */
-function configurationChecks(
-  core: typeof import('@openmates/core'),
-  config: EngineConfig,
-  source: DoctorReport['source'],
-  env: Env,
-): DoctorCheck[] {
+function configurationChecks(config: EngineConfig, source: DoctorReport['source'], env: Env): DoctorCheck[] {
   const why =
     source === 'default'
       ? 'the default (OPENMATES_PROVIDER is not set)'
@@ -56,8 +51,8 @@ function configurationChecks(
       ? `${config.providers.join(', then ')} (a query may reach each, in this order, when the one before fails)`
       : config.provider;
   const checks: DoctorCheck[] = [{ name: 'provider', ok: true, detail: `${chain}: ${why}` }];
-  for (const id of config.providers) checks.push(...selectedModule(core, config, id).configurationChecks(env));
-  for (const module of Object.values(core.PROVIDER_MODULES)) {
+  for (const id of config.providers) checks.push(...selectedModule(config, id).configurationChecks(env));
+  for (const module of Object.values(config.registry)) {
     const variable = module.accessVariable;
     if (variable && !config.providers.includes(module.id) && isSet(env, variable))
       checks.push({
@@ -70,13 +65,10 @@ function configurationChecks(
 }
 
 /** A listed provider's module (default the first), bound to its settings. */
-function selectedModule(
-  core: typeof import('@openmates/core'),
-  config: EngineConfig,
-  id: ProviderId = config.provider,
-) {
-  const module = core.PROVIDER_MODULES[id] as ProviderModule<EngineConfig[typeof id]>;
-  const settings = config[id];
+function selectedModule(config: EngineConfig, id: string = config.provider) {
+  const registry: ProviderRegistry = config.registry;
+  const module = registry[id] as ProviderModule<unknown>;
+  const settings = (config.settings as AnyEngineConfig['settings'])[id];
   return {
     configurationChecks: (env: Env) => module.configurationChecks(settings, env),
     liveProbe: module.liveProbe && ((signal: AbortSignal) => module.liveProbe?.(settings, signal) ?? []),
@@ -135,7 +127,7 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
   }
   const source: DoctorReport['source'] = options.provider ? '--provider' : config.providerSource;
   const redact = core.createRedactor(core.configSecrets(config));
-  checks.push(...configurationChecks(core, config, source, env));
+  checks.push(...configurationChecks(config, source, env));
   checks.push(...(await serverChecks(env)));
 
   let redis: DoctorReport['redis'];
@@ -167,11 +159,13 @@ export async function runDoctor(env: Env, options: DoctorOptions = {}): Promise<
       fix: 'Set what the message names, then run `openmates doctor` again.',
     });
   for (const provider of providers) {
-    const signal = AbortSignal.timeout(config.providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs);
+    const signal = AbortSignal.timeout(
+      (config as AnyEngineConfig).providerTimeoutsMs[provider.id] ?? config.providerTimeoutMs,
+    );
     try {
       if (provider.doctor) checks.push(...(await provider.doctor(signal)));
       else checks.push({ name: 'provider ready', ok: true, detail: `${provider.name} has no reachability check` });
-      const live = selectedModule(core, config, provider.id).liveProbe;
+      const live = selectedModule(config, provider.id).liveProbe;
       if (options.live && live) checks.push(...(await live(signal)));
     } finally {
       await provider.close?.();

@@ -21,7 +21,7 @@ export async function withIndex(
   let path: string;
   try {
     const config = core.loadConfig({ ...env, OPENMATES_LOG_LEVEL: 'silent' });
-    path = core.defaultIndexPath(config.local.indexPath);
+    path = core.defaultIndexPath(config.settings.local.indexPath);
     index = core.openIndex(path);
   } catch (error) {
     if (error instanceof core.ConfigError || error instanceof core.LocalIndexError) {

@@ -15,7 +15,7 @@ export interface CliIO {
 export function processIO(): CliIO {
   let stderrIsTTY: boolean | undefined;
   return {
-    // Getters: touching a stream of the process sets it up (2 to 5 ms of a cold start). Only
+    // Getters: touching a stream of the process sets it up (node:net and the stream machinery). Only
     // `--input -` reads stdin; a search printing JSON writes to stdout's descriptor instead
     // (`writeOutput`), and touches stderr only when it is a terminal (`stderrIsTTY`).
     get stdin() {
@@ -29,8 +29,8 @@ export function processIO(): CliIO {
       return process.stderr;
     },
     // Whether a spinner may draw on stderr: a pipe or a file is no terminal, which fstat says
-    // without setting up the stream (3 to 5 ms: node:net and the stream machinery; node:tty's
-    // isatty loads the same); only a character device (a terminal, /dev/null) asks the stream.
+    // without setting up the stream (node:net and the stream machinery; node:tty's isatty loads
+    // the same); only a character device (a terminal, /dev/null) asks the stream.
     // The bigint form has a buffer of its own: on Node 22.16 the shared one of a plain fstatSync
     // left the module resolver unable to find htmlparser2's own imports later in the process.
     get stderrIsTTY() {
@@ -80,7 +80,7 @@ export function write(stream: NodeJS.WritableStream, text: string | Uint8Array):
 
 /**
  * Writes a command's whole output to stdout: to its descriptor when `io` has one, which spares
- * setting up the stream (4 to 6 ms of a cold start, for node:net and the stream machinery), else
+ * setting up the stream (node:net and the stream machinery, at every cold start), else
  * through the stream. Blocking, as Node itself writes to pipes, files and terminals on Linux; a
  * descriptor another process left non-blocking (EAGAIN) gets the rest through the stream. A reader
  * that has gone (EPIPE: `| head -c 10`) ends the output quietly: it asked for no more.

@@ -1,4 +1,4 @@
-import { assignIds, normalizeRequest, pageOfItem, type ResultGroup } from '@openmates/contract';
+import { assignIds, normalizeRequest, pageOfItem, type ResultGroup, z } from '@openmates/contract';
 import { cliVariable } from '../lib/cli-env.ts';
 import { type CliIO, stderrIsTerminal, write, writeOutput } from '../lib/io.ts';
 import { buildRequest, UsageError } from './build-request.ts';
@@ -165,6 +165,9 @@ export async function runSearch(
   io: CliIO,
   argv: readonly string[] = [],
 ): Promise<number> {
+  // A search process validates its request once: zod's JIT, which compiles an object's parser with
+  // `new Function` on its first parse, would only pay off over many parses. Same verdicts.
+  z.config({ jitless: true });
   const valued = switchGivenValue(argv);
   if (valued !== undefined) {
     const name = valued.slice(0, valued.indexOf('='));

@@ -55,6 +55,11 @@ export function cleanPlainText(text: string, maxCodePoints: number): string {
   // cleaning only collapses runs of spaces and NFC changes nothing (see `STABLE_TEXT_RANGES`): one
   // scan instead of four passes with Unicode property classes.
   if (STABLE_TEXT.test(text)) return truncate(text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text, maxCodePoints);
+  return cleanPlainTextFully(text, maxCodePoints);
+}
+
+/** `cleanPlainText` by its whole rule, for any text: what its shortcut must give on the text it takes. */
+export function cleanPlainTextFully(text: string, maxCodePoints: number): string {
   // A lone surrogate (JSON can carry `\ud800`) becomes U+FFFD, as a UTF-8 encoder would make it.
   // Cleaning comes before NFC: removing a joiner between a letter and its mark leaves a pair to compose.
   return truncate(cleanText(text.replace(LONE_SURROGATE, '\uFFFD')).normalize('NFC'), maxCodePoints);
@@ -65,8 +70,12 @@ export function providerText(input: string, format: TextFormat, maxCodePoints: n
   return format === 'text' ? cleanPlainText(input, maxCodePoints) : htmlToText(input, maxCodePoints);
 }
 
-/** The text content of an HTML fragment, without the contents of `HIDDEN_ELEMENTS` elements. */
-function parseText(input: string): string {
+/**
+ * The text content of an HTML fragment, without the contents of `HIDDEN_ELEMENTS` elements and with
+ * a space for each open and close of a `BLOCK_ELEMENTS` element, as htmlparser2 gives it: what the
+ * inline-markup shortcut must give on the text it takes.
+ */
+export function parseText(input: string): string {
   const parts: string[] = [];
   let dropDepth = 0;
   // The parser reports every open element's close (implied ones too), so the depth stays balanced

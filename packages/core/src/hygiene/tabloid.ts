@@ -10,7 +10,7 @@ const DEFAULT_DOMAINS: ReadonlySet<string> = new Set(TABLOID_DOMAINS);
  * registrable domains (Public Suffix List, ICANN section) or names below them, lowercase, punycode
  * for IDNs, as `admitUrl` produces them: an entry that is itself a public suffix (`co.uk`) would
  * match every site under it. The list is checked against the Public Suffix List in the tests, not
- * at run time, so no search loads the suffix list (about 5 ms of a cold CLI start).
+ * at run time, so no search loads the suffix list (a cold CLI start would pay for it).
  */
 export function isTabloid(url: string, domains: ReadonlySet<string> = DEFAULT_DOMAINS): boolean {
   const hostname = URL.parse(url)?.hostname;

@@ -3,8 +3,8 @@ import { codePointLength } from '@openmates/contract';
 /** The mark appended to text that was cut; it counts towards the bound. */
 export const ELLIPSIS = '\u2026';
 
-// Made on the first cut, not at import: building a segmenter loads ICU data (about 5 ms of a
-// cold CLI start), and most texts fit without one.
+// Made on the first cut, not at import: building a segmenter loads ICU data, which a cold
+// CLI start would pay for, and most texts fit without one.
 let graphemes: Intl.Segmenter | undefined;
 const TRAILING_JOINERS = /[\u200C\u200D]+$/;
 

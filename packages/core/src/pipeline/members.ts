@@ -1,7 +1,7 @@
 import { appliesFreshness } from '../capabilities.ts';
-import type { EngineConfig } from '../config.ts';
+import type { AnyEngineConfig } from '../config.ts';
 import type { SearchProvider } from '../provider.ts';
-import { PROVIDER_MODULES, providerIdentity } from '../providers/registry.ts';
+import { providerIdentity } from '../providers/registry.ts';
 import { createMemoryResultCache, createRedisResultCache, type ResultCache } from '../result-cache.ts';
 import type { RedisLink } from '../shared/redis-link.ts';
 import { createMemoryUpstreamGate, createRedisUpstreamGate, type UpstreamGate } from '../upstream-gate.ts';
@@ -21,7 +21,7 @@ export interface Member {
   readonly provider: SearchProvider;
   readonly timeoutMs: number;
   readonly cache: ResultCache | undefined;
-  /** Its shared rate and 429 pauses (none for the local index: no plan to respect). */
+  /** Its shared rate and 429 pauses (none for a provider that answers in process: no plan to respect). */
   readonly gate: UpstreamGate | undefined;
   /** Whether it applies `freshness` itself (so undated results are kept). */
   readonly keepUndated: boolean;
@@ -29,8 +29,8 @@ export interface Member {
 
 /**
  * Milliseconds on the process's monotonic clock, as `performance.now` counts them but from another
- * origin: reading the `performance` global makes Node load perf_hooks (nine modules, about 2 ms of
- * a CLI's cold start), where `process.hrtime` is at hand.
+ * origin: reading the `performance` global makes Node load perf_hooks (nine modules, at every
+ * CLI cold start), where `process.hrtime` is at hand.
  */
 export const monotonicNow = (): number => Number(process.hrtime.bigint()) / 1e6;
 
@@ -54,16 +54,13 @@ export const realSleep: Clock['sleep'] = (ms, signal) =>
  * settings.
  */
 export function createMembers(
-  config: EngineConfig,
+  config: AnyEngineConfig,
   chain: readonly SearchProvider[],
   clock: Clock,
   redis: RedisLink | undefined,
 ): Member[] {
   return chain.map((provider) => {
-    // A provider the registry does not list (one built by hand) is told apart by its id and recipient.
-    const identity = Object.hasOwn(PROVIDER_MODULES, provider.id)
-      ? providerIdentity(config, provider)
-      : [provider.id, provider.recipient].join('\u0000');
+    const identity = providerIdentity(config, provider);
     const alone = chain.length === 1;
     const timeoutMs = alone
       ? config.providerTimeoutMs
@@ -75,7 +72,7 @@ export function createMembers(
         ? createRedisResultCache(config.cacheTtlS, identity, redis)
         : createMemoryResultCache(config.cacheTtlS, identity);
     let gate: UpstreamGate | undefined;
-    if (provider.id !== 'local')
+    if (!provider.capabilities.inProcess)
       gate = redis
         ? createRedisUpstreamGate(ratePerS, identity, redis, clock.now, clock.sleep)
         : createMemoryUpstreamGate(ratePerS, clock.now, clock.sleep);

@@ -1,6 +1,7 @@
+import { PROVIDER_IDS } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { createConfiguredProvider, providerIdentity } from './registry.ts';
+import { createConfiguredProvider, PROVIDER_MODULES, type ProviderPrice, providerIdentity } from './registry.ts';
 
 const identityOf = (env: Record<string, string>) => {
   const config = loadConfig(env);
@@ -34,5 +35,25 @@ describe('providerIdentity', () => {
     const openai = (model: string) =>
       identityOf({ OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENMATES_OPENAI_SEARCH_MODEL: model });
     expect(openai('gpt-5.4')).not.toBe(openai('gpt-5.4-mini'));
+  });
+});
+
+describe('PROVIDER_MODULES', () => {
+  it('holds exactly the contract’s providers, in its order, each under its own id', () => {
+    expect(Object.keys(PROVIDER_MODULES)).toEqual([...PROVIDER_IDS]);
+    for (const [id, module] of Object.entries(PROVIDER_MODULES)) expect(module.id).toBe(id);
+  });
+
+  it('gives each provider its docs page and a dated price from a public page, or says it costs nothing', () => {
+    for (const module of Object.values(PROVIDER_MODULES)) {
+      expect(module.docsPage).toBe(`docs/providers/${module.id}.md`);
+      const price: ProviderPrice = module.price;
+      if (price.costs === 'nothing') continue;
+      expect(price.usd).toBeGreaterThan(0);
+      expect(price.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(price.page).toMatch(/^https:\/\//);
+    }
+    expect(PROVIDER_MODULES.local.price.costs).toBe('nothing');
+    expect(PROVIDER_MODULES.searxng.price.costs).toBe('nothing');
   });
 });

@@ -1,5 +1,5 @@
 import type { ProviderId } from '@openmates/contract';
-import type { EngineConfig } from '../config.ts';
+import type { AnyEngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
 import { azureOpenAIModule } from './azure-openai/index.ts';
 import { braveModule } from './brave/index.ts';
@@ -8,30 +8,48 @@ import { openaiModule } from './openai/index.ts';
 import type { ProviderModule, ProviderOptions } from './provider-module.ts';
 import { searxngModule } from './searxng/index.ts';
 
-export type { ProviderModule, ProviderOptions } from './provider-module.ts';
+export type {
+  ProviderModule,
+  ProviderOptions,
+  ProviderPrice,
+  ProviderRegistry,
+  RegistryId,
+  SettingsOf,
+  UnitPrice,
+} from './provider-module.ts';
 
-/** Each provider's settings, as the engine's configuration holds them under the provider's id. */
-export type ProviderSettings = { [K in ProviderId]: EngineConfig[K] };
-
-/** Every provider, by id, in the order the configuration reads their variables. */
-export const PROVIDER_MODULES: { readonly [K in ProviderId]: ProviderModule<ProviderSettings[K]> } = {
+/**
+ * Every provider, by id, in the contract's order (that of the configuration's messages, doctor and
+ * docs/reference.md): the one list of
+ * providers. A provider is its folder, its line here and its id in the contract's `PROVIDER_IDS`;
+ * the keys are exactly those ids (ADR 0116).
+ */
+export const PROVIDER_MODULES = {
+  local: localModule,
   brave: braveModule,
   openai: openaiModule,
-  local: localModule,
   searxng: searxngModule,
   'azure-openai': azureOpenAIModule,
-};
+} as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
-/** The module of `id`, with its settings from `config`, typed together. */
-function selected<K extends ProviderId>(id: K, config: EngineConfig) {
-  return { module: PROVIDER_MODULES[id] as ProviderModule<ProviderSettings[K]>, settings: config[id] };
+/** The production registry's type: the contract's ids, each with its module's settings. */
+export type Providers = typeof PROVIDER_MODULES;
+
+/** A configuration read against any registry, as the engine and the functions below take it. */
+type AnyConfig = AnyEngineConfig;
+
+/** The module of `id` in the configuration's registry, with its settings. */
+function selected(id: string, config: AnyConfig): { module: ProviderModule<unknown>; settings: unknown } {
+  const module = Object.hasOwn(config.registry, id) ? config.registry[id] : undefined;
+  if (module === undefined) throw new Error(`No provider module ${JSON.stringify(id)} in the registry`);
+  return { module, settings: config.settings[id] };
 }
 
 /**
  * The first provider `OPENMATES_PROVIDER` lists, built from the configuration (doctor's probes,
  * tools that need one provider). Throws ProviderNotConfiguredError as `createConfiguredProviders` does.
  */
-export function createConfiguredProvider(config: EngineConfig, options: ProviderOptions = {}): SearchProvider {
+export function createConfiguredProvider(config: AnyConfig, options: ProviderOptions = {}): SearchProvider {
   const [first] = createConfiguredProviders({ ...config, providers: [config.provider] }, options);
   return first as SearchProvider;
 }
@@ -40,7 +58,7 @@ export function createConfiguredProvider(config: EngineConfig, options: Provider
  * The provider `id` of a chain of `length`, built from the configuration. Throws
  * ProviderNotConfiguredError naming the member and the variable it needs when it lacks its key.
  */
-function createMember(id: ProviderId, length: number, config: EngineConfig, options: ProviderOptions): SearchProvider {
+function createMember(id: string, length: number, config: AnyConfig, options: ProviderOptions): SearchProvider {
   const { module, settings } = selected(id, config);
   try {
     return module.create(settings, options);
@@ -55,7 +73,7 @@ function createMember(id: ProviderId, length: number, config: EngineConfig, opti
 }
 
 /** The providers `OPENMATES_PROVIDER` lists, in its order. */
-function listed(config: EngineConfig): readonly ProviderId[] {
+function listed(config: AnyConfig): readonly string[] {
   return config.providers.length > 0 ? config.providers : [config.provider];
 }
 
@@ -65,7 +83,7 @@ function listed(config: EngineConfig): readonly ProviderId[] {
  * Throws ProviderNotConfiguredError with a one-line reason naming the member and the variable it
  * needs when any listed provider lacks its key (nothing is left open then).
  */
-export function createConfiguredProviders(config: EngineConfig, options: ProviderOptions = {}): SearchProvider[] {
+export function createConfiguredProviders(config: AnyConfig, options: ProviderOptions = {}): SearchProvider[] {
   const chain = listed(config);
   const built: SearchProvider[] = [];
   try {
@@ -83,7 +101,7 @@ export function createConfiguredProviders(config: EngineConfig, options: Provide
  * lacks its key. The caller closes what was built.
  */
 export function buildListedProviders(
-  config: EngineConfig,
+  config: AnyConfig,
   options: ProviderOptions = {},
 ): { built: SearchProvider[]; missing: ProviderNotConfiguredError[] } {
   const chain = listed(config);
@@ -109,7 +127,9 @@ export function buildListedProviders(
  * key, instance), for cache keys and the shared rate. Holds secrets: it is only ever used inside
  * an HMAC or in process memory.
  */
-export function providerIdentity(config: EngineConfig, provider: SearchProvider): string {
+export function providerIdentity(config: AnyConfig, provider: SearchProvider): string {
+  // A provider its registry does not list (one built by hand) is told apart by its id and recipient.
+  if (!Object.hasOwn(config.registry, provider.id)) return [provider.id, provider.recipient].join('\u0000');
   const { module, settings } = selected(provider.id, config);
   return [provider.id, ...module.identity(settings)].join('\u0000');
 }

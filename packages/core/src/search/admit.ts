@@ -1,33 +1,34 @@
 import type { NormalizedRequestItem, ResultGroup } from '@openmates/contract';
-import { copiedWhole } from '../fit-response.ts';
 import type { SearchRun } from '../pipeline/call.ts';
 import type { Settled } from '../pipeline/chain.ts';
 import type { Member } from '../pipeline/members.ts';
 import type { ScopedQuery } from '../providers/shared/site-operators.ts';
 
-/** What the groups of one search came to, in item order. */
-export interface Admitted {
-  readonly groups: ResultGroup[];
-  /** The member that answered each group (the last one tried, for a failed one). */
-  readonly answeredBy: (number | undefined)[];
-  /** The wait a rate-limited group asked for. */
-  readonly retryAfterMs: (number | undefined)[];
-  /** Each group's query, its domain scope (the operators the engine added) and its provider's suggestions. */
-  readonly suggestions: (ScopedQuery & { suggestions: readonly unknown[] })[];
+/**
+ * One group of a search as admitted: the group, the member that answered it (the last one tried,
+ * for a failed one), the wait a rate-limited group asked for, and its query, its domain scope (the
+ * operators the engine added) and its provider's suggestions.
+ */
+export interface AdmittedGroup extends ScopedQuery {
+  readonly group: ResultGroup;
+  answeredBy: number | undefined;
+  retryAfterMs: number | undefined;
+  suggestions: readonly unknown[];
 }
 
-export function emptyAdmission(items: readonly NormalizedRequestItem[]): Admitted {
-  return {
-    groups: items.map((item) => ({ id: item.id, results: [] })),
-    answeredBy: items.map(() => undefined),
-    retryAfterMs: items.map(() => undefined),
-    suggestions: items.map(({ query, include_domains, exclude_domains }) => ({
-      query,
-      include_domains,
-      exclude_domains,
-      suggestions: [],
-    })),
-  };
+/** What the groups of one search came to, in item order. */
+export type Admitted = readonly AdmittedGroup[];
+
+export function emptyAdmission(items: readonly NormalizedRequestItem[]): AdmittedGroup[] {
+  return items.map(({ id, query, include_domains, exclude_domains }) => ({
+    group: { id, results: [] },
+    answeredBy: undefined,
+    retryAfterMs: undefined,
+    query,
+    include_domains,
+    exclude_domains,
+    suggestions: [],
+  }));
 }
 
 /**
@@ -44,20 +45,20 @@ export function admit(
   settled: Settled,
 ): ResultGroup {
   const { outcome, member } = settled;
-  const group = admitted.groups[index] as ResultGroup;
-  admitted.answeredBy[index] = member;
+  const entry = admitted[index] as AdmittedGroup;
+  const { group } = entry;
+  entry.answeredBy = member;
   if (members.length > 1) group.provider = run.redact((members[member ?? 0] as Member).provider.name);
   if ('error' in outcome) {
     group.error = outcome.error;
-    admitted.retryAfterMs[index] = outcome.retryAfterMs;
+    entry.retryAfterMs = outcome.retryAfterMs;
     return group;
   }
   const { admitted: results, cut } = run.budget.admit(outcome.results, item.count);
   group.results = results;
   group.more = outcome.more;
   if (outcome.altered_query !== undefined) group.altered_query = outcome.altered_query;
-  if (results.length === outcome.results.length) copiedWhole(results, outcome.results);
   if (cut > 0) group.sources_cut = cut;
-  (admitted.suggestions[index] as { suggestions: readonly unknown[] }).suggestions = outcome.suggestions;
+  entry.suggestions = outcome.suggestions;
   return group;
 }

@@ -16,8 +16,6 @@ import type { Admitted } from './admit.ts';
 export interface SearchJson {
   response: WebSearchResponse;
   json: string;
-  /** `json`'s UTF-8 bytes, when fitting made them from a cache hit's remembered bytes (ADR 0112). */
-  utf8?: Uint8Array;
   /** Seconds before a retry can succeed, when every group failed as `provider_rate_limited`. */
   retryAfterS?: number;
 }
@@ -48,20 +46,19 @@ function answeredNames(members: readonly Member[], admitted: Admitted): string {
   const first = (members[0] as Member).provider.name;
   if (members.length === 1) return first;
   const names: string[] = [];
-  admitted.groups.forEach((group, index) => {
-    const member = admitted.answeredBy[index];
-    if (group.error !== undefined || member === undefined) return;
+  for (const { group, answeredBy: member } of admitted) {
+    if (group.error !== undefined || member === undefined) continue;
     const name = (members[member] as Member).provider.name;
     if (!names.includes(name)) names.push(name);
-  });
+  }
   return names.length > 0 ? names.join(', ') : first;
 }
 
 /** The whole response before fitting: groups, provider, suggestions, the error summary and the budget. */
 function assemble(run: SearchRun, members: readonly Member[], admitted: Admitted, requestId: string) {
-  const { groups } = admitted;
+  const groups = admitted.map((entry) => entry.group);
   const response: WebSearchResponse = { results: groups, provider: run.redact(answeredNames(members, admitted)) };
-  const merged = mergeSuggestions(admitted.suggestions, run.redact);
+  const merged = mergeSuggestions(admitted, run.redact);
   if (merged.length > 0) response.suggestions_follow_up_requests = merged;
   const failure = summarizeFailures(groups);
   if (failure) {
@@ -104,7 +101,7 @@ export function fit(
     );
     throw new EngineError('internal_error', undefined, { cause: error });
   }
-  const { groups } = admitted;
+  const groups = admitted.map((entry) => entry.group);
   run.log.info(
     {
       event: 'search',
@@ -120,6 +117,6 @@ export function fit(
     'search finished',
   );
   if (!groups.every((g) => g.error?.code === 'provider_rate_limited')) return fitted;
-  const wait = Math.max(...admitted.retryAfterMs.map((ms) => ms ?? 0));
+  const wait = Math.max(...admitted.map((entry) => entry.retryAfterMs ?? 0));
   return { ...fitted, retryAfterS: Math.max(1, Math.ceil(wait / 1000)) };
 }

@@ -9,23 +9,27 @@ import {
   MAX_RESULTS_PER_GROUP,
   MIN_BATCH_ITEMS,
   MIN_COUNT,
+  type ProviderId,
   type SkillInfo,
 } from '@openmates/contract';
 import { optionLists } from '../capabilities.ts';
-import type { EngineConfig } from '../config.ts';
+import type { AnyEngineConfig } from '../config.ts';
 import type { SearchProvider } from '../provider.ts';
 
 /** Skill info for `GET /v1/apps/web/skills/search`: the first provider's capabilities, the chain, the limits. */
-export function skillInfo(config: EngineConfig, chain: readonly SearchProvider[], version: string): SkillInfo {
+export function skillInfo(config: AnyEngineConfig, chain: readonly SearchProvider[], version: string): SkillInfo {
   const provider = chain[0] as SearchProvider;
+  // Every provider of PROVIDER_MODULES has one of the contract's ids; only a test's registry adds
+  // another (ADR 0116), and its skill info is then outside the contract's list.
+  const contractId = (id: string) => id as ProviderId;
   const info: SkillInfo = {
     app: 'web',
     skill: 'search',
     description: 'Search the public web and get sanitized, attributable result groups.',
     version,
     fingerprint: CONTRACT_FINGERPRINT,
-    provider: { id: provider.id, name: provider.name, recipient: provider.recipient },
-    providers: chain.map((p) => ({ id: p.id, name: p.name, recipient: p.recipient })),
+    provider: { id: contractId(provider.id), name: provider.name, recipient: provider.recipient },
+    providers: chain.map((p) => ({ id: contractId(p.id), name: p.name, recipient: p.recipient })),
     limits: {
       min_batch_items: MIN_BATCH_ITEMS,
       max_batch_items: MAX_BATCH_ITEMS,

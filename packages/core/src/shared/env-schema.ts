@@ -15,7 +15,7 @@ export const blankToUndefined = (value: unknown) =>
 /**
  * A variable's schema, built at its first use (`once`): a table costs nothing at load, and a
  * process that reads only unset variables and values its readers answer for never runs zod, not
- * even to make a lazy schema (zod's first schema of a process costs it about 2 ms).
+ * even to make a lazy schema (a process pays for its first zod schema).
  */
 export type EnvSchema<S extends z.ZodType = z.ZodType> = () => S;
 
@@ -96,7 +96,7 @@ export const secret = text();
 /**
  * How an environment is parsed: without zod's JIT, which compiles an object's parser with
  * `new Function` on its first parse and so only pays off over many parses, while a process reads
- * its environment once (each table's first parse cost ~0.5 ms of a cold start). Same results.
+ * its environment once. Same results.
  */
 export const ONE_PARSE = { jitless: true } as const;
 

@@ -9,22 +9,22 @@ import type { BuildStats } from '../build-results.ts';
 import { loadConfig } from '../config.ts';
 import { createEngine } from '../engine.ts';
 import { createLogger } from '../logger.ts';
-import { createConfiguredProvider } from '../providers/registry.ts';
+import { createConfiguredProvider, PROVIDER_MODULES, type ProviderRegistry } from '../providers/registry.ts';
 
-/** The environment that points each recorded provider at its base URL on the recording server. */
-const SETTINGS: Record<Recording['provider'], (baseUrl: string) => Record<string, string>> = {
-  brave: (baseUrl) => ({
-    OPENMATES_PROVIDER: 'brave',
-    BRAVE_SEARCH_API_KEY: 'recorded-answers-test-key',
-    BRAVE_SEARCH_BASE_URL: baseUrl,
-  }),
-  searxng: (baseUrl) => ({ OPENMATES_PROVIDER: 'searxng', SEARXNG_BASE_URL: baseUrl }),
-  openai: (baseUrl) => ({
-    OPENMATES_PROVIDER: 'openai',
-    OPENAI_API_KEY: 'recorded-answers-test-key',
-    OPENAI_BASE_URL: baseUrl,
-  }),
-};
+/**
+ * The environment that points a recorded provider at its base URL on the recording server, with a
+ * test key: each module says which variables do (`accessVariable`, `baseUrlVariable`).
+ */
+function settingsOf(provider: Recording['provider'], baseUrl: string): Record<string, string> {
+  const registry: ProviderRegistry = PROVIDER_MODULES;
+  const module = Object.hasOwn(registry, provider) ? registry[provider] : undefined;
+  // Recordings of a provider not built yet (its answers kept for when it is) cannot be replayed.
+  if (module === undefined) throw new Error(`No provider module replays ${provider}'s recordings yet`);
+  const env: Record<string, string> = { OPENMATES_PROVIDER: provider };
+  if (module.accessVariable) env[module.accessVariable] = 'recorded-answers-test-key';
+  if (module.baseUrlVariable) env[module.baseUrlVariable] = baseUrl;
+  return env;
+}
 
 /** What one engine search on a recording gave: the response, the engine's log lines, the calls the server received. */
 export interface RecordedSearch {
@@ -45,7 +45,7 @@ export async function searchRecording(
   const server = await startRecordingServer([recording]);
   try {
     const config = loadConfig({
-      ...SETTINGS[recording.provider](server.providerBaseUrls[recording.provider]),
+      ...settingsOf(recording.provider, server.providerBaseUrls[recording.provider]),
       OPENMATES_CACHE_TTL_S: '0',
       ...env,
     });

@@ -124,14 +124,14 @@ describe('its settings', () => {
 
   it('are read from the environment, the key a secret', () => {
     const config = loadConfig({ ...env, OPENMATES_AZURE_OPENAI_SEARCH_TOOL: 'web_search_preview' });
-    expect(config['azure-openai']).toEqual({
+    expect(config.settings['azure-openai']).toEqual({
       apiKey: 'k',
       endpoint: 'https://res.openai.azure.com',
       deployment: 'gpt-4.1-mini',
       maxSearches: 4,
       searchTool: 'web_search_preview',
     });
-    expect(PROVIDER_MODULES['azure-openai'].secrets(config['azure-openai'])).toEqual(['k']);
+    expect(PROVIDER_MODULES['azure-openai'].secrets(config.settings['azure-openai'])).toEqual(['k']);
     expect(createConfiguredProvider(config).recipient).toBe('res.openai.azure.com');
   });
 

@@ -99,8 +99,20 @@ function missing(settings: AzureOpenAISettings): string[] {
 }
 
 /** Azure OpenAI's hosted search: its variables, identity, construction, doctor checks and live probe. */
-export const azureOpenAIModule: ProviderModule<AzureOpenAISettings> = {
+export const azureOpenAIModule: ProviderModule<AzureOpenAISettings, 'azure-openai'> = {
   id: 'azure-openai',
+  name: 'Azure OpenAI hosted search',
+  // Each web search through Grounding with Bing ($14 per 1,000, as Microsoft's cost example states it);
+  // the deployment's tokens are billed on top of it. docs/providers/azure-openai.md says where.
+  price: {
+    costs: 'per-unit',
+    usd: 0.014,
+    unit: 'search',
+    asOf: '2026-12-07',
+    page: 'https://github.com/microsoft/Foundry-Agent-Solution-Templates/blob/main/enterprise-knowledge-agent/docs/cost.md',
+  },
+  docsPage: 'docs/providers/azure-openai.md',
+  baseUrlVariable: 'AZURE_OPENAI_ENDPOINT',
   defaultTimeoutMs: DEFAULT_OPENAI_TIMEOUT_MS,
   accessVariable: 'AZURE_OPENAI_API_KEY',
   environment: ENVIRONMENT,

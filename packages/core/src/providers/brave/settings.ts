@@ -36,10 +36,21 @@ export function braveKeyVariable(env: Env): 'BRAVE_SEARCH_API_KEY' | 'BRAVE_API_
 }
 
 /** Brave Search: its variables, identity, construction and doctor checks. */
-export const braveModule: ProviderModule<BraveSettings> = {
+export const braveModule: ProviderModule<BraveSettings, 'brave'> = {
   id: 'brave',
+  name: 'Brave Search',
+  // The Search plan's $5 per 1,000 requests (a billed call is one request: each page is one).
+  price: {
+    costs: 'per-unit',
+    usd: 0.005,
+    unit: 'call',
+    asOf: '2026-12-07',
+    page: 'https://brave.com/search/api/',
+  },
+  docsPage: 'docs/providers/brave.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   accessVariable: 'BRAVE_SEARCH_API_KEY',
+  baseUrlVariable: 'BRAVE_SEARCH_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);

@@ -51,7 +51,7 @@ function dataPaths(): { bcd: string; features: string } {
 /**
  * The versions of the data packages as installed, resolved from node_modules. Only the builder and
  * the generator of `demo-corpus-digest.ts` resolve them: every search names the corpus's version,
- * and resolving two packages cost each start about 2 ms, so the generated file holds them and a
+ * and resolving two packages would cost each start, so the generated file holds them and a
  * test fails when they drift from what is installed.
  */
 export function installedDemoPackages(): { bcd: string; webFeatures: string } {
@@ -313,7 +313,7 @@ export async function demoDocuments(): Promise<LocalDocument[]> {
     const { label } = labelFor(primary.key);
     // A page with its own summary reads as itself, the first of its parts' summaries after it. BM25
     // in the index weighs a document's whole length, so every word added pushes a page below siblings
-    // without text of their own: with every part, `pnpm bench:quality` fell to 88.4 % at s@1 (ADR 0086).
+    // without text of their own: with every part, `pnpm bench:quality` fell (ADR 0086).
     const lines =
       summary === undefined
         ? [`${label} reference on MDN Web Docs: ${keys}.`]

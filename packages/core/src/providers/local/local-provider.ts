@@ -35,6 +35,7 @@ export interface LocalProvider extends SearchProvider {
  * 0103). It makes no remote call, so nothing is retried.
  */
 export const LOCAL_CAPABILITIES: Capabilities = {
+  inProcess: true,
   honoured: [
     'count',
     'page',

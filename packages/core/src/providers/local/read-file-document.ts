@@ -55,7 +55,7 @@ export async function markdownDocument(path: string, source: string): Promise<Fi
   let content = source;
   const front = FRONT_MATTER.exec(source);
   if (front !== null) {
-    // Loaded here, not at import: searching never needs a YAML parser (about 230 KB of code).
+    // Loaded here, not at import: searching never needs a YAML parser.
     const { parse: parseYaml } = await import('yaml');
     try {
       const parsed: unknown = parseYaml(front[1] ?? '');

@@ -1,6 +1,6 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from '@openmates/contract';
 import { type EnvTable, parseEnv, text } from '../../shared/env-schema.ts';
-import type { ProviderModule } from '../provider-module.ts';
+import { COSTS_NOTHING, type ProviderModule } from '../provider-module.ts';
 import { defaultIndexPath } from './index-path.ts';
 import { createLocalProvider } from './local-provider.ts';
 
@@ -21,8 +21,12 @@ const ENVIRONMENT = {
 } as const satisfies EnvTable;
 
 /** The local full-text index on this machine: its variable, identity, construction and doctor check. */
-export const localModule: ProviderModule<LocalSettings> = {
+export const localModule: ProviderModule<LocalSettings, 'local'> = {
   id: 'local',
+  name: 'Local index',
+  alsoReadBy: '`openmates index`',
+  price: COSTS_NOTHING,
+  docsPage: 'docs/providers/local.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,
   environment: ENVIRONMENT,
   parse(env) {

@@ -23,8 +23,8 @@ let unicode: IdentifierPatterns | undefined;
 
 /**
  * The patterns for any text, by Unicode property. Built on first use: V8 parses a pattern when it
- * creates it, and one of these property classes costs about 0.3 ms to parse and as much to compile,
- * on every start of a process that loads this module.
+ * creates it, and parsing and compiling these property classes would cost every start of a process
+ * that loads this module.
  */
 export function unicodeIdentifierPatterns(): IdentifierPatterns {
   unicode ??= {

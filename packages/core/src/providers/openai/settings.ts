@@ -73,10 +73,21 @@ const needsKey = () =>
   new ProviderNotConfiguredError('OPENMATES_PROVIDER=openai needs OPENAI_API_KEY (an OpenAI API key).');
 
 /** OpenAI's hosted search: its variables, identity, construction, doctor checks and live probe. */
-export const openaiModule: ProviderModule<OpenAISettings> = {
+export const openaiModule: ProviderModule<OpenAISettings, 'openai'> = {
   id: 'openai',
+  name: 'OpenAI hosted search',
+  // The web search tool's call ($10 per 1,000); the model's tokens are billed on top of it.
+  price: {
+    costs: 'per-unit',
+    usd: 0.01,
+    unit: 'call',
+    asOf: '2026-12-07',
+    page: 'https://platform.openai.com/docs/pricing',
+  },
+  docsPage: 'docs/providers/openai.md',
   defaultTimeoutMs: DEFAULT_OPENAI_TIMEOUT_MS,
   accessVariable: 'OPENAI_API_KEY',
+  baseUrlVariable: 'OPENAI_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const e = parseEnv(ENVIRONMENT, env);

@@ -1,7 +1,7 @@
 import { DEFAULT_SEARXNG_TIMEOUT_MS } from '@openmates/contract';
 import { ProviderNotConfiguredError } from '../../provider.ts';
 import { type EnvTable, hostOf, httpUrl, parseEnv } from '../../shared/env-schema.ts';
-import type { ProviderModule } from '../provider-module.ts';
+import { COSTS_NOTHING, type ProviderModule } from '../provider-module.ts';
 import { basicAuthorization, createSearxngProvider } from './provider.ts';
 
 /**
@@ -42,10 +42,14 @@ function splitCredentials(raw: string): SearxngSettings {
 }
 
 /** A SearXNG instance of your own: its variable, identity, construction and doctor check. */
-export const searxngModule: ProviderModule<SearxngSettings> = {
+export const searxngModule: ProviderModule<SearxngSettings, 'searxng'> = {
   id: 'searxng',
+  name: 'SearXNG',
+  price: COSTS_NOTHING,
+  docsPage: 'docs/providers/searxng.md',
   defaultTimeoutMs: DEFAULT_SEARXNG_TIMEOUT_MS,
   accessVariable: 'SEARXNG_BASE_URL',
+  baseUrlVariable: 'SEARXNG_BASE_URL',
   environment: ENVIRONMENT,
   parse(env) {
     const { SEARXNG_BASE_URL } = parseEnv(ENVIRONMENT, env);
