@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import {
   ANTHROPIC_CANARY_API_KEY,
   type AnthropicFixture,
+  AZURE_OPENAI_CANARY_API_KEY,
   type BraveFixture,
   CANARY_API_KEY,
   EXA_CANARY_API_KEY,
@@ -12,6 +13,7 @@ import {
   SEARXNG_CANARY_PASSWORD,
   type SearxngFixture,
   startAnthropicFixture,
+  startAzureOpenAIFixture,
   startBraveFixture,
   startExaFixture,
   startOpenAIFixture,
@@ -73,6 +75,7 @@ const drivers: SurfaceDriver[] = [
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
+let azure: OpenAIFixture;
 let searxng: SearxngFixture;
 let tavily: TavilyFixture;
 let exa: ExaFixture;
@@ -80,13 +83,14 @@ let anthropic: AnthropicFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng, tavily, exa, anthropic] = await Promise.all([
+  [brave, openai, searxng, tavily, exa, anthropic, azure] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
     startTavilyFixture(),
     startExaFixture(),
     startAnthropicFixture(),
+    startAzureOpenAIFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -102,6 +106,7 @@ afterAll(async () => {
     tavily?.close(),
     exa?.close(),
     anthropic?.close(),
+    azure?.close(),
   ]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
@@ -123,6 +128,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   tavily.reset();
   exa.reset();
   anthropic.reset();
+  azure.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
@@ -135,6 +141,12 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
       ANTHROPIC_API_KEY: anthropic.apiKey,
       ANTHROPIC_BASE_URL: anthropic.baseUrl,
     },
+    'azure-openai': {
+      OPENMATES_PROVIDER: 'azure-openai',
+      AZURE_OPENAI_API_KEY: azure.apiKey,
+      AZURE_OPENAI_ENDPOINT: azure.baseUrl,
+      OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+    },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
@@ -144,6 +156,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     tavily: () => tavily.requests.length,
     exa: () => exa.requests.length,
     anthropic: () => anthropic.requests.length,
+    'azure-openai': () => azure.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -154,6 +167,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     tavily: () => tavily.requests.map(({ body }) => ({ query: {}, body })),
     exa: () => exa.requests.map(({ body }) => ({ query: {}, body })),
     anthropic: () => anthropic.requests.map(({ body }) => ({ query: {}, body })),
+    'azure-openai': () =>
+      azure.requests.map(({ path, headers, body }) => ({ query: { path, key: headers['api-key'] ?? '' }, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -168,6 +183,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
       TAVILY_CANARY_API_KEY,
       EXA_CANARY_API_KEY,
       ANTHROPIC_CANARY_API_KEY,
+      AZURE_OPENAI_CANARY_API_KEY,
     ],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);

@@ -4,14 +4,14 @@ import { BaseCommand } from '../lib/base-command.ts';
 import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
 /** The providers with a dry run and a live probe. */
-const DRY_RUN_PROVIDERS: readonly string[] = ['openai', 'tavily', 'exa', 'anthropic'];
+const DRY_RUN_PROVIDERS: readonly string[] = ['openai', 'tavily', 'exa', 'anthropic', 'azure-openai'];
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
   static override description =
     `Reports the selected provider and why it is selected, whether its key or URL is set (values are never printed), keys that are set but not used, the server settings, and the provider's own checks (reachability; for local, the index). Exit 0 when every check passes, 4 otherwise.
 
---dry-run (OpenAI, Tavily, Exa, Anthropic) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Tavily, Exa, Anthropic) runs a live probe against the API: it sends fixed probe text (never a query of yours) and may cost money (OpenAI: two steps; Anthropic: one message; Tavily and Exa: one search).`;
+--dry-run (OpenAI, Tavily, Exa, Anthropic, Azure OpenAI) prints the exact request a search would send, with the key redacted; it needs no key and sends nothing. --live (OpenAI, Tavily, Exa, Anthropic, Azure OpenAI) runs a live probe against the API: it sends fixed probe text (never a query of yours) and may cost money (OpenAI and Azure OpenAI: two steps; Anthropic: one message; Tavily and Exa: one search).`;
   static override flags = {
     json: Flags.boolean({ description: 'Print { provider, source, checks, ok } as JSON.' }),
     provider: Flags.string({
@@ -20,11 +20,12 @@ export default class Doctor extends BaseCommand {
     }),
     'dry-run': Flags.boolean({
       description:
-        'OpenAI, Tavily, Exa, Anthropic: print the request one search would send (key redacted, no network).',
+        'OpenAI, Tavily, Exa, Anthropic, Azure OpenAI: print the request one search would send (key redacted, no network).',
     }),
     query: Flags.string({ description: 'The query shown by --dry-run.', default: 'openmates dry run' }),
     live: Flags.boolean({
-      description: 'OpenAI, Tavily, Exa, Anthropic: also run the live probe (calls the provider; opt-in).',
+      description:
+        'OpenAI, Tavily, Exa, Anthropic, Azure OpenAI: also run the live probe (calls the provider; opt-in).',
       exclusive: ['dry-run'],
     }),
     'api-url': Flags.string({
@@ -48,6 +49,10 @@ export default class Doctor extends BaseCommand {
     {
       description: 'See what the OpenAI provider would send, without a key or network',
       command: '<%= config.bin %> doctor --provider openai --dry-run --json',
+    },
+    {
+      description: 'See what the Azure OpenAI provider would send, without a key or network',
+      command: '<%= config.bin %> doctor --provider azure-openai --dry-run --json',
     },
     {
       description: 'Probe OpenAI hosted web search for real (costs a little)',

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "01c51b4bd5841cf0d5793c49d820c8a98d5bfbdde42b3c38c6b8898e6d69bc0b"
+CONTRACT_FINGERPRINT: Final = "10c779ad5b6a819ffed82e83e13caff8086e550ab76cfa8975795126fcb94f28"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -538,6 +538,7 @@ class SkillInfoProvider(TypedDict):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]
     name: str
     """Who answers, as `provider` in a response names it."""
@@ -554,6 +555,7 @@ class SkillInfoProvidersItem(TypedDict):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]
     name: str
     """Who answers, as `provider` in a response names it."""
@@ -698,6 +700,7 @@ class Health(_HealthOptional):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]
     providers: List[Literal[
         "local",
@@ -707,6 +710,7 @@ class Health(_HealthOptional):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
@@ -724,6 +728,7 @@ class Readiness(TypedDict):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]
     providers: List[Literal[
         "local",
@@ -733,6 +738,7 @@ class Readiness(TypedDict):
         "tavily",
         "exa",
         "anthropic",
+        "azure-openai",
     ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 

@@ -397,7 +397,7 @@ export interface components {
             /** @description The first provider listed: every group goes to it first, and requests are validated against it. */
             provider: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -406,7 +406,7 @@ export interface components {
             /** @description Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call fails as the provider's fault, so a query may reach each of them. */
             providers: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -462,9 +462,9 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai")[];
             /**
              * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
              * @enum {string}
@@ -476,9 +476,9 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "anthropic" | "azure-openai")[];
         };
     };
     responses: never;
@@ -963,7 +963,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "01c51b4bd5841cf0d5793c49d820c8a98d5bfbdde42b3c38c6b8898e6d69bc0b";
+export const CONTRACT_FINGERPRINT = "10c779ad5b6a819ffed82e83e13caff8086e550ab76cfa8975795126fcb94f28";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */
