@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };
 import {
+  ANTHROPIC_CANARY_API_KEY,
   type BraveFixture,
   CANARY_API_KEY,
   OPENAI_CANARY_API_KEY,
@@ -176,7 +177,7 @@ function environmentFor(testCase: ParityCase): CaseEnvironment | undefined {
   const common = { OPENMATES_CACHE_TTL_S: '0', OPENMATES_RATE_LIMIT_PER_MIN: '0', OPENMATES_LOG_LEVEL: 'info' };
   return {
     env: { ...common, ...provider, ...testCase.env },
-    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD],
+    canaries: [CANARY_API_KEY, OPENAI_CANARY_API_KEY, SEARXNG_CANARY_PASSWORD, ANTHROPIC_CANARY_API_KEY],
   };
 }
 

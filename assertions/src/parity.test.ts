@@ -1,6 +1,9 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  ANTHROPIC_CANARY_API_KEY,
+  type AnthropicFixture,
+  AZURE_OPENAI_CANARY_API_KEY,
   type BraveFixture,
   CANARY_API_KEY,
   EXA_CANARY_API_KEY,
@@ -11,6 +14,8 @@ import {
   SERPER_CANARY_API_KEY,
   type SearxngFixture,
   type SerperFixture,
+  startAnthropicFixture,
+  startAzureOpenAIFixture,
   startBraveFixture,
   startExaFixture,
   startOpenAIFixture,
@@ -73,20 +78,24 @@ const drivers: SurfaceDriver[] = [
 const runs: CaseRun[] = [];
 let brave: BraveFixture;
 let openai: OpenAIFixture;
+let azure: OpenAIFixture;
 let searxng: SearxngFixture;
 let tavily: TavilyFixture;
 let exa: ExaFixture;
 let serper: SerperFixture;
+let anthropic: AnthropicFixture;
 let localIndex: string;
 
 beforeAll(async () => {
-  [brave, openai, searxng, tavily, exa, serper] = await Promise.all([
+  [brave, openai, searxng, tavily, exa, serper, anthropic, azure] = await Promise.all([
     startBraveFixture(),
     startOpenAIFixture(),
     startSearxngFixture(),
     startTavilyFixture(),
     startExaFixture(),
     startSerperFixture(),
+    startAnthropicFixture(),
+    startAzureOpenAIFixture(),
     Promise.all(drivers.map((d) => d.setup?.())),
   ]);
   localIndex = buildLocalIndex();
@@ -102,6 +111,8 @@ afterAll(async () => {
     tavily?.close(),
     exa?.close(),
     serper?.close(),
+    anthropic?.close(),
+    azure?.close(),
   ]);
   if (localIndex) rmSync(dirname(localIndex), { recursive: true, force: true });
   writeReport(
@@ -123,6 +134,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
   tavily.reset();
   exa.reset();
   serper.reset();
+  anthropic.reset();
+  azure.reset();
   const providerEnv: Record<CaseProvider, Record<string, string>> = {
     brave: { OPENMATES_PROVIDER: 'brave', BRAVE_SEARCH_API_KEY: brave.apiKey, BRAVE_SEARCH_BASE_URL: brave.baseUrl },
     openai: { OPENMATES_PROVIDER: 'openai', OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
@@ -131,6 +144,17 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     tavily: { OPENMATES_PROVIDER: 'tavily', TAVILY_API_KEY: tavily.apiKey, TAVILY_BASE_URL: tavily.baseUrl },
     exa: { OPENMATES_PROVIDER: 'exa', EXA_API_KEY: exa.apiKey, EXA_BASE_URL: exa.baseUrl },
     serper: { OPENMATES_PROVIDER: 'serper', SERPER_API_KEY: serper.apiKey, SERPER_BASE_URL: serper.baseUrl },
+    anthropic: {
+      OPENMATES_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: anthropic.apiKey,
+      ANTHROPIC_BASE_URL: anthropic.baseUrl,
+    },
+    'azure-openai': {
+      OPENMATES_PROVIDER: 'azure-openai',
+      AZURE_OPENAI_API_KEY: azure.apiKey,
+      AZURE_OPENAI_ENDPOINT: azure.baseUrl,
+      OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+    },
   };
   const fixtureCalls: Record<CaseProvider, (() => number) | undefined> = {
     brave: () => brave.requests.length,
@@ -140,6 +164,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     tavily: () => tavily.requests.length,
     exa: () => exa.requests.length,
     serper: () => serper.requests.length,
+    anthropic: () => anthropic.requests.length,
+    'azure-openai': () => azure.requests.length,
   };
   const fixtureRequests: Record<CaseProvider, (() => ProviderRequest[]) | undefined> = {
     // Its web and news endpoints alike: a case tells them apart by what was sent.
@@ -151,6 +177,9 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
     exa: () => exa.requests.map(({ body }) => ({ query: {}, body })),
     // Its search and news endpoints alike: the path is kept as `query.path`, the JSON body as `body`.
     serper: () => serper.requests.map(({ path, body }) => ({ query: { path }, body })),
+    anthropic: () => anthropic.requests.map(({ body }) => ({ query: {}, body })),
+    'azure-openai': () =>
+      azure.requests.map(({ path, headers, body }) => ({ query: { path, key: headers['api-key'] ?? '' }, body })),
   };
   // A chain: every member's settings, and OPENMATES_PROVIDER listing them in order.
   const env: Record<string, string> = { ...COMMON };
@@ -165,6 +194,8 @@ function environmentFor(testCase: ParityCase): CaseEnvironment {
       TAVILY_CANARY_API_KEY,
       EXA_CANARY_API_KEY,
       SERPER_CANARY_API_KEY,
+      ANTHROPIC_CANARY_API_KEY,
+      AZURE_OPENAI_CANARY_API_KEY,
     ],
   };
   const calls = chain.map((member) => fixtureCalls[member]).filter((f) => f !== undefined);

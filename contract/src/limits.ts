@@ -73,6 +73,16 @@ export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
 export const DEFAULT_OPENAI_MAX_SEARCHES = 4;
 export const MIN_OPENAI_MAX_SEARCHES = 1;
 export const MAX_OPENAI_MAX_SEARCHES = 20;
+/** Anthropic's hosted search runs a model that searches, reads and answers (ADR 0140). */
+export const DEFAULT_ANTHROPIC_TIMEOUT_MS = 60_000;
+/**
+ * Searches Anthropic's hosted `web_search` may run for one query (`OPENMATES_ANTHROPIC_MAX_SEARCHES`,
+ * sent as the tool's `max_uses`, from `MIN_ANTHROPIC_MAX_SEARCHES` to `MAX_ANTHROPIC_MAX_SEARCHES`);
+ * an answer that ran more is refused whole (ADR 0140). Every search is billed.
+ */
+export const DEFAULT_ANTHROPIC_MAX_SEARCHES = 4;
+export const MIN_ANTHROPIC_MAX_SEARCHES = 1;
+export const MAX_ANTHROPIC_MAX_SEARCHES = 10;
 /** SearXNG waits for its slowest engines (their own timeouts are a few seconds each). */
 export const DEFAULT_SEARXNG_TIMEOUT_MS = 15_000;
 export const DEFAULT_CACHE_TTL_S = 300;

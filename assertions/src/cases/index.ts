@@ -1,4 +1,6 @@
 import type { ParityCase } from '../case.ts';
+import { anthropicCases } from './anthropic.ts';
+import { azureOpenAICases } from './azure-openai.ts';
 import { braveResultCases } from './brave-results.ts';
 import { budgetCases } from './budgets.ts';
 import { exaCases } from './exa.ts';
@@ -26,6 +28,8 @@ export const CASES: readonly ParityCase[] = [
   ...budgetCases,
   ...localCases,
   ...openaiCases,
+  ...anthropicCases,
+  ...azureOpenAICases,
   ...searxngCases,
   ...tavilyCases,
   ...serperCases,

@@ -3,6 +3,7 @@ import {
   type BraveFixture,
   type OpenAIFixture,
   SEARXNG_CANARY_PASSWORD,
+  startAzureOpenAIFixture,
   startBraveFixture,
   startExaFixture,
   startOpenAIFixture,
@@ -267,6 +268,53 @@ describe('openmates doctor', () => {
       OPENAI_API_KEY: openai.apiKey,
     });
     expect(withKey.stdout).not.toContain(openai.apiKey);
+  });
+
+  it('prints the Azure OpenAI dry run with the key redacted, needing no key', async () => {
+    const azureEnv = {
+      ...baseEnv(),
+      AZURE_OPENAI_ENDPOINT: 'https://res.openai.azure.com',
+      OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+      OPENMATES_AZURE_OPENAI_SEARCH_TOOL: 'web_search_preview',
+    };
+    const result = await runCli(['doctor', '--provider', 'azure-openai', '--dry-run', '--json'], azureEnv);
+    expect(result.code).toBe(0);
+    const dryRun = JSON.parse(result.stdout) as {
+      url: string;
+      headers: Record<string, string>;
+      body: { model: string; tools: { type: string }[]; max_tool_calls: number };
+    };
+    expect(dryRun.url).toBe('https://res.openai.azure.com/openai/v1/responses');
+    expect(dryRun.headers['api-key']).toBe('[redacted]');
+    expect(dryRun.body).toMatchObject({
+      model: 'gpt-4.1-mini',
+      tools: [{ type: 'web_search_preview' }],
+      max_tool_calls: 4,
+    });
+    const withKey = await runCli(['doctor', '--provider', 'azure-openai', '--dry-run', '--json'], {
+      ...azureEnv,
+      AZURE_OPENAI_API_KEY: 'azure-dry-run-canary-0000',
+    });
+    expect(withKey.stdout).not.toContain('azure-dry-run-canary-0000');
+  });
+
+  it('runs the Azure OpenAI live probe when asked, against the fixture as Azure', async () => {
+    const azure = await startAzureOpenAIFixture();
+    try {
+      const azureEnv = baseEnv({
+        AZURE_OPENAI_API_KEY: azure.apiKey,
+        AZURE_OPENAI_ENDPOINT: azure.baseUrl,
+        OPENMATES_AZURE_OPENAI_DEPLOYMENT: 'gpt-4.1-mini',
+      });
+      const live = await runCli(['doctor', '--provider', 'azure-openai', '--live', '--json'], azureEnv);
+      const report = JSON.parse(live.stdout) as { checks: { name: string; ok: boolean }[] };
+      const levels = report.checks.filter((c) => c.name.startsWith('azure-openai level'));
+      expect(levels.map((c) => c.ok)).toEqual([true, true]);
+      expect(live.stdout).not.toContain(azure.apiKey);
+      expect(azure.requests).toHaveLength(2);
+    } finally {
+      await azure.close();
+    }
   });
 
   it('runs the live probe only when asked, here against the OpenAI fixture', async () => {

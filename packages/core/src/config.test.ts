@@ -91,7 +91,7 @@ describe('loadConfig', () => {
     const lines = (error as Error).message.split('\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
-      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, tavily, exa, serper, or several of them in order separated by commas',
+      'OPENMATES_PROVIDER must be one of local, brave, openai, searxng, tavily, exa, serper, anthropic, azure-openai, or several of them in order separated by commas',
     );
     expect(lines.join('\n')).toMatch(/OPENMATES_CACHE_TTL_S must be a whole number ≥ 0/);
     expect(lines.join('\n')).toMatch(/BRAVE_SEARCH_BASE_URL must be an http\(s\) URL/);

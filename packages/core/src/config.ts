@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ANTHROPIC_TIMEOUT_MS,
   DEFAULT_CACHE_TTL_S,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SOURCES,
@@ -176,7 +177,7 @@ export const SELECTION_ENVIRONMENT = {
 export const ENGINE_ENVIRONMENT = {
   OPENMATES_PROVIDER_TIMEOUT_MS: {
     description: 'Milliseconds per provider call, retries included (SearXNG: per page).',
-    default: `${DEFAULT_PROVIDER_TIMEOUT_MS}; ${DEFAULT_OPENAI_TIMEOUT_MS} for \`openai\`; ${DEFAULT_SEARXNG_TIMEOUT_MS} for \`searxng\``,
+    default: `${DEFAULT_PROVIDER_TIMEOUT_MS}; ${DEFAULT_OPENAI_TIMEOUT_MS} for \`openai\`; ${DEFAULT_SEARXNG_TIMEOUT_MS} for \`searxng\`; ${DEFAULT_ANTHROPIC_TIMEOUT_MS} for \`anthropic\``,
     schema: wholeNumber('OPENMATES_PROVIDER_TIMEOUT_MS', 1),
   },
   OPENMATES_CACHE_TTL_S: {

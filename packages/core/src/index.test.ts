@@ -11,6 +11,7 @@ it('exports exactly the values other packages use', async () => {
     'PROVIDER_MODULES',
     'ProviderNotConfiguredError',
     'SELECTION_ENVIRONMENT',
+    'anthropicDryRun',
     'buildListedProviders',
     'configSecrets',
     'connectRedis',

@@ -30,6 +30,7 @@ export {
   ProviderNotConfiguredError,
   type SearchProvider,
 } from './provider.ts';
+export { anthropicDryRun } from './providers/anthropic/index.ts';
 export {
   createLocalProvider,
   defaultIndexPath,

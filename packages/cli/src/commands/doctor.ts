@@ -4,7 +4,16 @@ import { BaseCommand } from '../lib/base-command.ts';
 import { cliVariable, processEnv } from '../lib/cli-env.ts';
 
 /** The providers with a dry run and a live probe: every one that calls out. */
-const PROBED: readonly string[] = ['openai', 'brave', 'searxng', 'tavily', 'exa', 'serper'];
+const PROBED: readonly string[] = [
+  'openai',
+  'brave',
+  'searxng',
+  'tavily',
+  'exa',
+  'serper',
+  'anthropic',
+  'azure-openai',
+];
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check the configuration: which provider answers and why, its key, and whether it answers.';
@@ -51,6 +60,10 @@ export default class Doctor extends BaseCommand {
     {
       description: 'See what the Serper provider would send, without a key or network',
       command: '<%= config.bin %> doctor --provider serper --dry-run --json',
+    },
+    {
+      description: 'See what the Azure OpenAI provider would send, without a key or network',
+      command: '<%= config.bin %> doctor --provider azure-openai --dry-run --json',
     },
     {
       description: 'Probe OpenAI hosted web search for real (costs a little)',

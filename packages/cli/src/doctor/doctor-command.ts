@@ -49,7 +49,10 @@ export async function runDoctorCommand(
     }
     const openai = id === 'openai' ? (config as import('@openmates/core').EngineConfig).settings.openai : undefined;
     const dryRun = openai
-      ? dryRunRequest({ query: options.query, country: 'US' }, { baseUrl: openai.baseUrl, model: openai.model })
+      ? dryRunRequest(
+          { query: options.query, country: 'US' },
+          { baseUrl: openai.baseUrl, model: openai.model, maxSearches: openai.maxSearches },
+        )
       : config.registry[id]?.dryRun?.(config.settings[id], options.query);
     if (dryRun === undefined) {
       await write(stderr, `openmates doctor: --dry-run has nothing to show for ${id}: it sends no request\n`);

@@ -1,6 +1,8 @@
 import type { ProviderId } from '@openmates/contract';
 import type { AnyEngineConfig } from '../config.ts';
 import { ProviderNotConfiguredError, type SearchProvider } from '../provider.ts';
+import { anthropicModule } from './anthropic/index.ts';
+import { azureOpenAIModule } from './azure-openai/index.ts';
 import { braveModule } from './brave/index.ts';
 import { exaModule } from './exa/index.ts';
 import { localModule } from './local/index.ts';
@@ -34,6 +36,8 @@ export const PROVIDER_MODULES = {
   tavily: tavilyModule,
   exa: exaModule,
   serper: serperModule,
+  anthropic: anthropicModule,
+  'azure-openai': azureOpenAIModule,
 } as const satisfies { readonly [K in ProviderId]: ProviderModule<unknown, K> };
 
 /** The production registry's type: the contract's ids, each with its module's settings. */

@@ -9,7 +9,7 @@ from typing import Final, List, Literal, Mapping, NamedTuple, Tuple, TypedDict, 
 
 # The contract.
 
-CONTRACT_FINGERPRINT: Final = "c46c5f14f695925029bb3ef0df9e9b66a61dca9cc1147282a76e5c1216591747"
+CONTRACT_FINGERPRINT: Final = "aa37c76e069762b0315227f910f89a9ee56b8628de816c0f7af89bfb0dbfd084"
 """SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK
 was generated from; skill info reports the server's.
 """
@@ -598,6 +598,8 @@ class SkillInfoProvider(TypedDict):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]
     name: str
     """Who answers, as `provider` in a response names it."""
@@ -614,6 +616,8 @@ class SkillInfoProvidersItem(TypedDict):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]
     name: str
     """Who answers, as `provider` in a response names it."""
@@ -806,6 +810,8 @@ class Health(_HealthOptional):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]
     providers: List[Literal[
         "local",
@@ -815,6 +821,8 @@ class Health(_HealthOptional):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 
@@ -832,6 +840,8 @@ class Readiness(TypedDict):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]
     providers: List[Literal[
         "local",
@@ -841,6 +851,8 @@ class Readiness(TypedDict):
         "tavily",
         "exa",
         "serper",
+        "anthropic",
+        "azure-openai",
     ]]
     """Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first."""
 

@@ -448,7 +448,7 @@ export interface components {
             /** @description The first provider listed: every group goes to it first, and requests are validated against it. */
             provider: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -457,7 +457,7 @@ export interface components {
             /** @description Every provider listed (OPENMATES_PROVIDER), in order: a group goes to the next one when a call fails as the provider's fault, so a query may reach each of them. */
             providers: {
                 /** @enum {string} */
-                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
+                id: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai";
                 /** @description Who answers, as `provider` in a response names it. */
                 name: string;
                 /** @description Where queries are sent (a host, or "this machine"). */
@@ -555,9 +555,9 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai")[];
             /**
              * @description Present when replicas share state through Redis (OPENMATES_REDIS_URL): `down` while this replica runs on in-process stand-ins.
              * @enum {string}
@@ -569,9 +569,9 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             /** @enum {string} */
-            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper";
+            provider: "local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai";
             /** @description Every provider listed (OPENMATES_PROVIDER), in order; `provider` is the first. */
-            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper")[];
+            providers: ("local" | "brave" | "openai" | "searxng" | "tavily" | "exa" | "serper" | "anthropic" | "azure-openai")[];
         };
     };
     responses: never;
@@ -1099,7 +1099,7 @@ export interface operations {
 }
 
 /** SHA-256 of the RFC 8785 canonical JSON of the OpenAPI document and the assertion catalogue this SDK was generated from. */
-export const CONTRACT_FINGERPRINT = "c46c5f14f695925029bb3ef0df9e9b66a61dca9cc1147282a76e5c1216591747";
+export const CONTRACT_FINGERPRINT = "aa37c76e069762b0315227f910f89a9ee56b8628de816c0f7af89bfb0dbfd084";
 /** The version of the OpenAPI document this SDK was generated from. */
 export const API_VERSION = "0.1.0";
 /** Default server origin: a local `openmates serve`. */

@@ -59,7 +59,15 @@ describe('the request', () => {
       store: false,
       stream: true,
       max_output_tokens: OPENAI_MAX_OUTPUT_TOKENS,
+      max_tool_calls: DEFAULT_OPENAI_MAX_SEARCHES,
     });
+  });
+
+  it('sends the maximum of searches as max_tool_calls, so OpenAI stops before running more (ADR 0141)', async () => {
+    const seven = createOpenAIProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, maxSearches: 7 });
+    await queryProvider(seven, query('rust'), context());
+    expect((fixture.requests[0]?.body as { max_tool_calls: number } | undefined)?.max_tool_calls).toBe(7);
+    seven.close?.();
   });
 
   it('sends no user_location when the country is ALL', async () => {

@@ -2,6 +2,7 @@ import type { Capabilities, DoctorCheck, HttpRequest, SearchProvider, StreamTran
 import { lazyHttpClient } from '../shared/http-client.ts';
 import { answerFromReceipt } from './candidates.ts';
 import { type OpenAIProviderConfig, resolveOpenAIConfig } from './config.ts';
+import type { ReceiptRule } from './receipts.ts';
 import { buildOpenAIRequest, type OpenAIQuery } from './request.ts';
 
 /**
@@ -67,24 +68,40 @@ export function responsesRequest(query: OpenAIQuery, config: OpenAIProviderConfi
   return { method: 'POST', url: new URL(request.url), headers: request.headers, body: { json: request.body } };
 }
 
+/** What tells one endpoint serving the Responses API from another, for `createResponsesProvider`. */
+export interface ResponsesProviderSpec {
+  id: SearchProvider['id'];
+  name: string;
+  /** Who receives the queries (a host). */
+  recipient: string;
+  /** The origin the HTTP client connects to. */
+  origin: URL;
+  capabilities: Capabilities;
+  maxSearches: number;
+  /** The endpoint's receipt rule (OpenAI's own when not given). */
+  rule?: ReceiptRule;
+  /** The request of one query (or one of a live probe's fixed inputs). */
+  request(query: OpenAIQuery): HttpRequest;
+  /** The detail of its doctor's configuration check. */
+  doctorDetail: string;
+}
+
 /**
- * The OpenAI hosted `web_search` provider: one streamed Responses request per query (never
- * retried), accepted only with a completed search receipt. Throws ProviderNotConfiguredError when
- * the key is missing or the configuration is invalid.
+ * A hosted-search provider on the Responses API: one streamed request per query (never retried),
+ * accepted only with a completed search receipt under the endpoint's rule.
  */
-export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvider {
-  const resolved = resolveOpenAIConfig(config);
-  const http = lazyHttpClient(new URL(resolved.baseUrl));
+export function createResponsesProvider(spec: ResponsesProviderSpec): SearchProvider {
+  const http = lazyHttpClient(spec.origin);
   const translator: StreamTranslator = {
     kind: 'http',
     client: http.get,
-    buildRequest: (query) => responsesRequest(query, resolved),
+    buildRequest: (query) => spec.request(query),
     async readStream(answer, query, signal) {
       // The stream's reader (its event schemas, the event-stream parser and with it Node's web
-      // streams) loads on the first OpenAI answer, so a process searching another provider never pays for it.
+      // streams) loads on the first answer, so a process searching another provider never pays for it.
       const { readReceipt } = await import('./transport.ts');
-      const receipt = await readReceipt(answer, resolved.maxSearches, signal);
-      // OpenAI bills each web search the model ran, as the receipt shows them (page reads are not searches).
+      const receipt = await readReceipt(answer, spec.maxSearches, signal, spec.rule);
+      // A hosted search bills each web search the model ran, as the receipt shows them (page reads are not searches).
       const { input, output } = receipt.tokens;
       const usage = {
         billed: receipt.searches,
@@ -95,21 +112,33 @@ export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvid
     },
   };
   return {
+    id: spec.id,
+    name: spec.name,
+    recipient: spec.recipient,
+    capabilities: spec.capabilities,
+    translator,
+    close: http.close,
+    async doctor(): Promise<DoctorCheck[]> {
+      return [{ name: `${spec.id} configuration`, ok: true, detail: spec.doctorDetail }];
+    },
+  };
+}
+
+/**
+ * The OpenAI hosted `web_search` provider: one streamed Responses request per query (never
+ * retried), accepted only with a completed search receipt. Throws ProviderNotConfiguredError when
+ * the key is missing or the configuration is invalid.
+ */
+export function createOpenAIProvider(config: OpenAIProviderConfig): SearchProvider {
+  const resolved = resolveOpenAIConfig(config);
+  return createResponsesProvider({
     id: 'openai',
     name: `OpenAI web_search (${resolved.model})`,
     recipient: resolved.recipient,
+    origin: new URL(resolved.baseUrl),
     capabilities: OPENAI_CAPABILITIES,
-    translator,
-    close: http.close,
-
-    async doctor(): Promise<DoctorCheck[]> {
-      return [
-        {
-          name: 'openai configuration',
-          ok: true,
-          detail: `model ${resolved.model}; queries go to ${resolved.recipient} (a separate OpenAI search model; charges may apply); at most ${resolved.maxSearches} searches per query (page reads not counted); API key set`,
-        },
-      ];
-    },
-  };
+    maxSearches: resolved.maxSearches,
+    request: (query) => responsesRequest(query, resolved),
+    doctorDetail: `model ${resolved.model}; queries go to ${resolved.recipient} (a separate OpenAI search model; charges may apply); at most ${resolved.maxSearches} searches per query (page reads not counted); API key set`,
+  });
 }

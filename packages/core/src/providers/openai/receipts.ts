@@ -31,6 +31,22 @@ export interface SearchReceipt {
   texts: Map<string, string>;
 }
 
+/**
+ * What an endpoint's answers prove a search with, besides a call whose final item or event says
+ * `completed`. OpenAI's own endpoint: nothing else (`OPENAI_RECEIPT_RULE`). Another endpoint serving
+ * the Responses API may say how its completed calls look (Azure's, ADR 0143).
+ */
+export interface ReceiptRule {
+  /**
+   * Whether a call whose final item is `item`, neither completed nor failed by any event, counts as
+   * a completed search of the completed response whose annotations are `annotations`.
+   */
+  settled(item: WebSearchCallItem, annotations: readonly ObservedAnnotation[]): boolean;
+}
+
+/** OpenAI's rule for its own endpoint: a call is complete when it says so, and only then. */
+export const OPENAI_RECEIPT_RULE: ReceiptRule = { settled: () => false };
+
 interface CallRecord {
   completedSignal: boolean;
   failedSignal: boolean;
@@ -48,6 +64,7 @@ const TERMINALS = new Set(['response.completed', 'response.incomplete', 'respons
 /** What the tracker of one stream has observed so far. */
 interface Observed {
   maxSearches: number;
+  rule: ReceiptRule;
   calls: Map<string, CallRecord>;
   annotations: ObservedAnnotation[];
   texts: Map<string, string>;
@@ -62,12 +79,13 @@ type ResponseEvent = Extract<OpenAIStreamEvent, { kind: 'response' }>;
  * order (it throws as soon as the stream cannot succeed), then `finish` at the end of the stream
  * (it throws unless there was exactly one completed response and at least one completed search,
  * and every search call completed). Identical repeated observations of a call are consolidated;
- * differing ones are a conflict. At most `maxSearches` calls may be searches (ADR 0099): page
+ * differing ones are a conflict. `rule` says what else proves a completed call (default: nothing). At most `maxSearches` calls may be searches (ADR 0099): page
  * reads (`open_page`, `find_in_page`) do not count, a call whose action is not known does.
  */
-export function createReceiptTracker(maxSearches: number) {
+export function createReceiptTracker(maxSearches: number, rule: ReceiptRule = OPENAI_RECEIPT_RULE) {
   const observed: Observed = {
     maxSearches,
+    rule,
     calls: new Map(),
     annotations: [],
     texts: new Map(),
@@ -223,7 +241,9 @@ function finish(observed: Observed): SearchReceipt {
   for (const [id, record] of calls) {
     const status = record.item?.status ?? (record.completedSignal ? 'completed' : record.failedSignal ? 'failed' : '');
     if (status === 'failed') throw fail('OpenAI reported a failed web search call; no result is used.');
-    if (status !== 'completed') throw fail('A web search call never completed; no result is used.');
+    const settled =
+      record.item !== undefined && !record.completedSignal && observed.rule.settled(record.item, annotations);
+    if (status !== 'completed' && !settled) throw fail('A web search call never completed; no result is used.');
     // A call seen completed only through its event, with no final item, still has a receipt.
     completed.push(record.item ?? { id, type: 'web_search_call', status: 'completed' });
   }

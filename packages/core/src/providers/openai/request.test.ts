@@ -1,3 +1,4 @@
+import { DEFAULT_OPENAI_MAX_SEARCHES } from '@openmates/contract';
 import { describe, expect, it } from 'vitest';
 import { buildOpenAIRequest, dryRunRequest, OPENAI_MAX_OUTPUT_TOKENS, OPENAI_SEARCH_INSTRUCTION } from './request.ts';
 
@@ -38,6 +39,7 @@ describe('dryRunRequest', () => {
               { type: 'web_search', search_context_size: 'low', user_location: { type: 'approximate', country: 'GB' } },
             ],
             include: ['web_search_call.action.sources'],
+            max_tool_calls: DEFAULT_OPENAI_MAX_SEARCHES,
             store: false,
             stream: true,
             max_output_tokens: OPENAI_MAX_OUTPUT_TOKENS,

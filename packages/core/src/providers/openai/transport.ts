@@ -3,7 +3,7 @@ import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { ProviderError } from '../../provider.ts';
 import type { HttpAnswer } from '../shared/http-client.ts';
 import { malformed, parseStreamEvent } from './events.ts';
-import { createReceiptTracker, type SearchReceipt } from './receipts.ts';
+import { createReceiptTracker, OPENAI_RECEIPT_RULE, type ReceiptRule, type SearchReceipt } from './receipts.ts';
 
 // One event (the final `response.completed` repeats the whole output) stays far below this; a
 // stream that never ends an event is cut off here instead of filling memory.
@@ -22,12 +22,14 @@ function drop(answer: HttpAnswer): void {
 
 /**
  * Reads a 2xx streamed Responses answer to the end and applies the receipt rules. Throws
- * ProviderError (fail closed) or the abort reason; never returns provisional text.
+ * ProviderError (fail closed) or the abort reason; never returns provisional text. `rule` is the
+ * endpoint's receipt rule (OpenAI's own by default).
  */
 export async function readReceipt(
   answer: HttpAnswer,
   maxSearches: number,
   signal: AbortSignal,
+  rule: ReceiptRule = OPENAI_RECEIPT_RULE,
 ): Promise<SearchReceipt> {
   const contentType = answer.header('content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('text/event-stream')) {
@@ -35,7 +37,7 @@ export async function readReceipt(
     throw new ProviderError('provider_error', 'OpenAI did not answer with an event stream.', { status: answer.status });
   }
   const { Readable } = process.getBuiltinModule('node:stream') as { Readable: typeof ReadableClass };
-  const tracker = createReceiptTracker(maxSearches);
+  const tracker = createReceiptTracker(maxSearches, rule);
   const reader = (Readable.toWeb(answer.body) as ReadableStream<BufferSource>)
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream({ onError: 'terminate', maxBufferSize: MAX_EVENT_CHARS }))
