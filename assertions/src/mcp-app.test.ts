@@ -85,7 +85,7 @@ describe.each(['stdio', 'http'] as const)('the tool and its app over %s', (kind)
         idempotentHint: true,
         openWorldHint: true,
       });
-      // The icons are the server's, inline; the tool, which a model's every turn carries, has none (ADR 0125).
+      // The icons are the server's, inline; the tool, which a model's every turn carries, has none (ADR 0119).
       expect(tool?.icons).toBeUndefined();
       expect(icons?.map((i) => [i.mimeType, i.sizes, i.src.slice(0, 26)])).toEqual([
         ['image/svg+xml', ['any'], 'data:image/svg+xml;base64,'],

@@ -14,7 +14,7 @@ export type PersonView = PersonResponseView | PersonErrorView;
 
 /**
  * How a page shows an answer (the GUI and the MCP App, which share their display rules): it leaves
- * unsaid what a person did not ask about (ADR 0127). A group's id is shown only when the request
+ * unsaid what a person did not ask about (ADR 0120). A group's id is shown only when the request
  * item set one (an id the API numbered reads as ''); a result's language only when it is not the
  * page's (by its primary subtag: `en-GB` on an English page goes unsaid); of the budget only what
  * was removed to fit the response size, never what the search spent.
@@ -173,7 +173,7 @@ function responseView(response: WebSearchResponse): PersonResponseView {
 }
 
 /**
- * A refusal said in one line (the CLI's stderr, ADR 0131): its text as printed. It shows a refusal
+ * A refusal said in one line (the CLI's stderr, ADR 0122): its text as printed. It shows a refusal
  * when it holds every issue as `path: message` (the message alone for the body itself), or the
  * error's message when there are no issues; the code is the exit code's to say.
  */

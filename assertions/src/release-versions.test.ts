@@ -1,5 +1,5 @@
 // One release version (ADR 0095): the root package.json's, written into the contract (the OpenAPI
-// document's `info.version`, ADR 0132), the CLI, the npm SDK and the pip SDK by `pnpm generate`. The installed suite checks what each installed artifact reports.
+// document's `info.version`, ADR 0123), the CLI, the npm SDK and the pip SDK by `pnpm generate`. The installed suite checks what each installed artifact reports.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import openapi from '@openmates/contract/openapi.json' with { type: 'json' };

@@ -16,7 +16,7 @@ import * as throwaway from './throwaway-provider/index.ts';
 
 // A provider that exists in one folder (./throwaway-provider) and the one registry line below: the
 // configuration, the engine and the REST server take it from the registry they are given, and it
-// fails over to Brave and Brave to it, with nothing else in the repository naming it (ADR 0116).
+// fails over to Brave and Brave to it, with nothing else in the repository naming it (ADR 0114).
 
 const registry = { ...PROVIDER_MODULES, [throwaway.providerModule.id]: throwaway.providerModule };
 

@@ -40,7 +40,7 @@ describe('the error table', () => {
     expect(searchStatus([{}])).toBe(200);
     expect(searchExitCode([{}, {}])).toBe(0);
     expect(searchExitCode([{}, failed])).toBe(3);
-    // A group's provider failures are 502s; a quota spent mid-batch is the key's own 429 (ADR 0149).
+    // A group's provider failures are 502s; a quota spent mid-batch is the key's own 429 (ADR 0136).
     expect(GROUP_ERROR_CODES.filter((c) => httpStatus(c) !== 502)).toEqual(['quota_exceeded']);
   });
 });

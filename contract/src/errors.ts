@@ -34,7 +34,7 @@ export const ERROR_CODES = Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[
 
 /**
  * Codes a single result group can fail with: the provider failed for that query, or the key's quota
- * was spent when the group's call was to be sent (ADR 0149).
+ * was spent when the group's call was to be sent (ADR 0136).
  */
 export const GROUP_ERROR_CODES = [
   'provider_error',

@@ -94,7 +94,7 @@ export interface ModelSchema {
   /**
    * What a model is told of the field, when shorter than `description`: the tool's schema is read by
    * a model on every turn, so it says what to send and leaves the rules the server enforces to the
-   * refusal (ADR 0125).
+   * refusal (ADR 0119).
    */
   readonly description?: string;
   /** A pattern the field's string must match (JSON Schema `pattern`, unanchored unless anchored). */
@@ -245,7 +245,7 @@ export const REQUEST_FIELDS = [
     cacheKey: false,
     providerOption: false,
     // No control: an id is a program's way to match groups to queries, not a person's option. A
-    // shared link still carries one, and the "use this search elsewhere" snippets show it (ADR 0127).
+    // shared link still carries one, and the "use this search elsewhere" snippets show it (ADR 0120).
     link: { param: 'id', broadcast: false, typeParam: 'idtype' },
     summary: (value: string) => `id ${value}`,
     // A safe integer: the OpenAPI document says `integer` with no upper bound.

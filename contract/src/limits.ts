@@ -73,12 +73,12 @@ export const DEFAULT_OPENAI_TIMEOUT_MS = 45_000;
 export const DEFAULT_OPENAI_MAX_SEARCHES = 4;
 export const MIN_OPENAI_MAX_SEARCHES = 1;
 export const MAX_OPENAI_MAX_SEARCHES = 20;
-/** Anthropic's hosted search runs a model that searches, reads and answers (ADR 0140). */
+/** Anthropic's hosted search runs a model that searches, reads and answers (ADR 0129). */
 export const DEFAULT_ANTHROPIC_TIMEOUT_MS = 60_000;
 /**
  * Searches Anthropic's hosted `web_search` may run for one query (`OPENMATES_ANTHROPIC_MAX_SEARCHES`,
  * sent as the tool's `max_uses`, from `MIN_ANTHROPIC_MAX_SEARCHES` to `MAX_ANTHROPIC_MAX_SEARCHES`);
- * an answer that ran more is refused whole (ADR 0140). Every search is billed.
+ * an answer that ran more is refused whole (ADR 0129). Every search is billed.
  */
 export const DEFAULT_ANTHROPIC_MAX_SEARCHES = 4;
 export const MIN_ANTHROPIC_MAX_SEARCHES = 1;
@@ -98,7 +98,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 262_144;
 export const MIN_MAX_RESPONSE_BYTES = 32_768;
 export const DEFAULT_RATE_LIMIT_PER_MIN = 60;
 /**
- * The keyless per-client default when every provider of the chain costs nothing (ADR 0117): one
+ * The keyless per-client default when every provider of the chain costs nothing (ADR 0115): one
  * person's GUI, curl and SDK scripts never meet it; a loopback caller may still be a reverse proxy
  * for many, so a limit stays.
  */

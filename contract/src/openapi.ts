@@ -24,7 +24,7 @@ export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths
 
 /**
  * `info.version`: the release version, which `pnpm generate` writes into this package's package.json
- * from the root one (ADR 0095, ADR 0132), so `/docs`, `/v1/openapi.json` and skill info say one version.
+ * from the root one (ADR 0095, ADR 0123), so `/docs`, `/v1/openapi.json` and skill info say one version.
  */
 const API_VERSION: string = pkg.version;
 

@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 
 /**
- * Quotas per API key (ADR 0149): what a named key of `OPENMATES_API_KEYS_FILE` may spend in a UTC
+ * Quotas per API key (ADR 0136): what a named key of `OPENMATES_API_KEYS_FILE` may spend in a UTC
  * day and a UTC month, counted in provider calls and in estimated US dollars. Each quota is a
  * policy of its own in the IETF RateLimit fields, beside the per-minute `per-key` one.
  */

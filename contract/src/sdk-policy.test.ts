@@ -18,7 +18,7 @@ describe("the SDKs' error classes and retry policy", () => {
       if (row.name !== row.parent) expect(seen).toContain(row.parent);
       seen.push(row.name);
     }
-    // One class per status, besides a class raised for one code of a status (ADR 0149).
+    // One class per status, besides a class raised for one code of a status (ADR 0136).
     const statuses = SDK_ERROR_CLASSES.flatMap((row) => ('status' in row && !('code' in row) ? [row.status] : []));
     expect(new Set(statuses).size).toBe(statuses.length);
     for (const name of Object.values(SDK_ERROR_FALLBACK)) expect(seen).toContain(name);

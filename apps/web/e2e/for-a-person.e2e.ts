@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { hydrated, openOptions, openUrl, readGroups, searchPath } from './helpers.ts';
 
-// What a person reads of the page, not what a developer does (ADR 0127).
+// What a person reads of the page, not what a developer does (ADR 0120).
 test.use({ baseURL: openUrl() });
 
 /** The page's visible text: what is rendered (a closed disclosure's content is not). */

@@ -3,8 +3,8 @@ import type { ParityCase, ProviderRequest } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
 
-// Cases against the Anthropic Messages fixture (hosted web search, ADR 0140), on the columns ADR
-// 0142 names: one per option it honours (asserting the request it was sent), one per option it
+// Cases against the Anthropic Messages fixture (hosted web search, ADR 0129), on the columns ADR
+// 0131 names: one per option it honours (asserting the request it was sent), one per option it
 // refuses, one per error class, its receipt rule, its key, and failover with it first and second.
 
 const provider = 'anthropic' as const;

@@ -3,7 +3,7 @@ import type { ParityCase, ProviderRequest, Surface } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
 
-// Cases against the OpenAI fixture served as Azure OpenAI's endpoint (ADR 0144: on the core, REST,
+// Cases against the OpenAI fixture served as Azure OpenAI's endpoint (ADR 0133: on the core, REST,
 // CLI, SDK and MCP columns; the other columns that run the REST or SDK cases add nothing this
 // provider changes, the transport being the same).
 const provider = 'azure-openai' as const;

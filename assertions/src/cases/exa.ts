@@ -5,7 +5,7 @@ import { check } from './check.ts';
 
 // Cases against the Exa fixture (docs/providers/exa.md): one per option Exa honours (the body it
 // received), one per option it refuses, one per error class, failover with it first and second, and
-// its key as a canary. They run on the core, REST, CLI, npm SDK and MCP (stdio) columns (ADR 0137).
+// its key as a canary. They run on the core, REST, CLI, npm SDK and MCP (stdio) columns (ADR 0127).
 
 const provider = 'exa' as const;
 

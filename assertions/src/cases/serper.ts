@@ -4,15 +4,15 @@ import type { ParityCase, ProviderRequest } from '../case.ts';
 import type { Outcome } from '../outcome.ts';
 import { check } from './check.ts';
 
-// Cases against the Serper fixture (docs/providers/serper.md), on the columns ADR 0138 names: core,
+// Cases against the Serper fixture (docs/providers/serper.md), on the columns ADR 0128 names: core,
 // REST, the CLI, the npm SDK and the columns that run its cases (the pip SDK, MCP, the event streams).
 
 const provider = 'serper' as const;
 const COLUMNS = {
   surfaces: ['core', 'rest', 'cli', 'sdk'],
-  // REST behind a proxy in front of several replicas: no provider-specific path (ADR 0138).
+  // REST behind a proxy in front of several replicas: no provider-specific path (ADR 0128).
   except: ['cluster'],
-  formCannotExpress: 'the GUI columns do not run the Serper cases (ADR 0138).',
+  formCannotExpress: 'the GUI columns do not run the Serper cases (ADR 0128).',
 } as const;
 
 const ordinary = (query: string, from: number, to: number, news = false) =>

@@ -5,7 +5,7 @@ import { check } from './check.ts';
 
 // Cases against the Tavily fixture (docs/providers/tavily.md): one per option it honours (the body
 // it received), one per option it refuses, one per error class, the key canary, and failover with
-// Tavily first and second. Columns: core, REST, CLI, the TypeScript SDK and legacy stdio MCP (ADR 0135).
+// Tavily first and second. Columns: core, REST, CLI, the TypeScript SDK and legacy stdio MCP (ADR 0125).
 
 const provider = 'tavily' as const;
 const surfaces: readonly Surface[] = ['core', 'rest', 'cli', 'sdk', 'mcp'];

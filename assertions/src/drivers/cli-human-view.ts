@@ -12,7 +12,7 @@ import type {
  * each field back, so the CLI is held to the same person view as the GUI:
  * - a refused request: nothing on stdout and one line on stderr, `openmates: …`, holding every issue
  *   as `<path>: <message>` (the message alone for the body itself), or the message when there are
- *   none (ADR 0131; the exit code says the error's class);
+ *   none (ADR 0122; the exit code says the error's class);
  * - per group: `[<id>] <query>`; `  Failed (<code>): <message>`; per result `  <n>.  <title>`, then,
  *   indented six spaces, the display URL (`host › path › segments`), the URL (plain text carries no
  *   link), the description (when not empty), each page excerpt as `  › <excerpt>` (indented under the

@@ -95,7 +95,7 @@ async function callTool(
       testCase.progress?.token ? { onprogress } : {},
     )) as CallToolResult;
     const document = result.structuredContent;
-    // The listed output schema holds every answer, a refusal's too (ADR 0028, 0125).
+    // The listed output schema holds every answer, a refusal's too (ADR 0028, 0119).
     const checked = await fromJsonSchema(outputSchema as JsonSchemaType)['~standard'].validate(document);
     if (checked.issues)
       throw new Error(

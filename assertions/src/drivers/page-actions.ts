@@ -114,7 +114,7 @@ export function searchLink(items: readonly FormItem[], fields: RequestFields = R
  * Opens the search page and fills the form as a person would: each query and its options
  * disclosure, adding fields as needed, then Enter; resolves once the answer (results or an error)
  * is visible. A request that sets a field the form offers no control for (an id: a program's
- * matter, ADR 0127) is searched as a person does who was handed it: by opening its link.
+ * matter, ADR 0120) is searched as a person does who was handed it: by opening its link.
  */
 export async function search(
   page: BrowserPage,

@@ -68,7 +68,7 @@ describe('openmates --version and --help', () => {
   });
 });
 
-describe('a refusal of the human view is one stderr line naming what was typed (ADR 0131)', () => {
+describe('a refusal of the human view is one stderr line naming what was typed (ADR 0122)', () => {
   const local = () => baseEnv({ OPENMATES_PROVIDER: 'local' });
   const sixQueries = ['a', 'b', 'c', 'd', 'e', 'f'];
   it.each([

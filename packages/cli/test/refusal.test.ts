@@ -12,7 +12,7 @@ const refused = (issues: { path: string; message: string }[]) => ({
   issues,
 });
 
-describe('a refusal line (ADR 0131)', () => {
+describe('a refusal line (ADR 0122)', () => {
   it('says a field by the flag the table gives it, with the value typed, each issue once', () => {
     const body = refused([
       { path: 'requests[0].x_probe', message: 'x_probe must be short' },

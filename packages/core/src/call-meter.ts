@@ -1,6 +1,6 @@
 /**
  * The send step's one question to whoever accounts for provider calls across requests (the
- * server's per-key quotas, ADR 0149): may this call be sent? Asked once per provider HTTP call
+ * server's per-key quotas, ADR 0136): may this call be sent? Asked once per provider HTTP call
  * (each further page too) after the cache missed and before anything is sent; a cache hit asks
  * nothing. A call admitted stays debited whatever its outcome: the provider may have done the work.
  */

@@ -35,7 +35,7 @@ export { ConfigError } from './shared/env-schema.ts';
 
 /**
  * The engine's configuration, parsed once from the environment by `loadConfig` against a registry
- * of providers (`PROVIDER_MODULES`, whose ids are the contract's; a test's may add one: ADR 0116).
+ * of providers (`PROVIDER_MODULES`, whose ids are the contract's; a test's may add one: ADR 0114).
  */
 export interface EngineConfig<R extends ProviderRegistry = Providers> extends AnyEngineConfig {
   registry: R;

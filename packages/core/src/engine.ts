@@ -49,7 +49,7 @@ export interface EngineOptions {
 /**
  * A provider of the chain with its id as the API states it (health, readiness, skill info): one of
  * the contract's `PROVIDER_IDS` for every provider of `PROVIDER_MODULES`. Only a test's registry
- * adds a provider outside that list (ADR 0116); what the API says of it is outside the contract.
+ * adds a provider outside that list (ADR 0114); what the API says of it is outside the contract.
  */
 export type ApiProvider = SearchProvider & { readonly id: ProviderId };
 

@@ -330,7 +330,7 @@ export interface DoctorCheck {
  * translated for it. It imports nothing from the engine and gets no callbacks from it.
  */
 export interface SearchProvider {
-  /** Its id: its key in the registry it was built from (ADR 0116). */
+  /** Its id: its key in the registry it was built from (ADR 0114). */
   readonly id: string;
   /** Human-readable name for `provider` in responses, e.g. `Brave Search`. */
   readonly name: string;

@@ -88,7 +88,7 @@ describe('usage of a search', () => {
   });
 });
 
-describe('paid once (ADR 0146)', () => {
+describe('paid once (ADR 0134)', () => {
   it('makes one call for identical items of one batch; the second rides on it without spending the budget', async () => {
     const { engine } = braveEngine();
     const { response } = await engine.search({

@@ -140,7 +140,7 @@ describe.each(['legacy', 'modern'] as const)('the results app, in the %s era', (
     expect(sent?._meta).toEqual({ ui: { resourceUri: RESULTS_APP_URI }, 'ui/resourceUri': RESULTS_APP_URI });
     expect(sent?.title).toBe('Web search');
     expect(sent?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    // No icons on the tool, which a model's every turn would carry; the server's stand for it (ADR 0125).
+    // No icons on the tool, which a model's every turn would carry; the server's stand for it (ADR 0119).
     expect(sent).not.toHaveProperty('icons');
     const icons = connected.getServerVersion()?.icons ?? [];
     expect(icons.map((i) => [i.mimeType, i.sizes])).toEqual([

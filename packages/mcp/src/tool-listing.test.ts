@@ -9,7 +9,7 @@ import { engineBackend } from './engine-backend.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { type ChainMember, chainNote } from './tool-schemas.ts';
 
-/** What a listing of the tool may cost a model, in characters of its compact JSON (ADR 0125). */
+/** What a listing of the tool may cost a model, in characters of its compact JSON (ADR 0119). */
 const MAX_TOOLS_CHARACTERS = 6_000;
 
 let dir: string;

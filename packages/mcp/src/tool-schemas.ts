@@ -125,7 +125,7 @@ export function chainNote(option: string, chain: readonly ChainMember[]): string
  * The `web_search` tool's input schema of a document: its WebSearchRequest, each field described
  * once, in what the field table says a model should be told (each field's `modelSchema`: a shorter
  * description, the pattern a query or a language must match, an id's upper bound, the accepted values
- * of a field), and each provider option followed by which members of `chain` apply it (ADR 0125). It
+ * of a field), and each provider option followed by which members of `chain` apply it (ADR 0119). It
  * is stricter than the OpenAPI document, on purpose: the server still accepts what the API accepts
  * (case variants, the fallback for an unknown safe-search level), but a model is shown the values to
  * send (packages/mcp/README.md). A country is the exception: its description gives the contract's

@@ -200,7 +200,7 @@ export function fittedParts(budget: SearchBudget): { field: string; count: numbe
 /**
  * What is said under the groups: who answered the search, its related searches, and what was
  * removed to fit the response size. What the search spent (calls, sources admitted) is no
- * person's concern on the page (ADR 0127).
+ * person's concern on the page (ADR 0120).
  */
 export interface AboutCard {
   /** The response's own error, when a group failed, with its code. */

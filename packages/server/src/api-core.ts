@@ -34,7 +34,7 @@ export interface ApiCore {
   readonly limited: boolean;
   /** The caller's key (`null` when no keys are configured); throws the 401 refusal without a valid one. */
   requireKey(authorization: string | null): KeyIdentity | null;
-  /** The keys' quotas and usage (ADR 0149). */
+  /** The keys' quotas and usage (ADR 0136). */
   quotas: Quotas;
   /** The rate limiter's identity of a caller: its key, else its address. */
   identity(key: string | null, remoteAddress: string | undefined, forwardedFor: string | null): string;
@@ -218,7 +218,7 @@ export function createApiCore(
  */
 /**
  * The per-minute limit: as configured, except that an unset limit without API keys on a chain whose
- * every provider costs nothing (each module's price says so) is the free chain's default (ADR 0117).
+ * every provider costs nothing (each module's price says so) is the free chain's default (ADR 0115).
  */
 function rateLimitOf(engine: Engine, config: ServerConfig): number {
   if (!config.rateLimitDefaulted || config.apiKeys.length > 0 || config.apiKeysFile) return config.rateLimit;

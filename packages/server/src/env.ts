@@ -16,14 +16,14 @@ export interface ServerConfig {
   apiKeys: string[];
   /**
    * `OPENMATES_API_KEYS_FILE`: a JSON file of named keys (their SHA-256, never the key) with their
-   * rate limits and quotas, re-read when it changes (ADR 0150); keys are required once it is set.
+   * rate limits and quotas, re-read when it changes (ADR 0137); keys are required once it is set.
    */
   apiKeysFile?: string;
   /** `OPENMATES_RATE_LIMIT_PER_MIN`: requests per key and window (default 60; 0 turns the limit off). */
   rateLimit: number;
   /**
    * True when `OPENMATES_RATE_LIMIT_PER_MIN` is unset: without API keys, a chain whose every
-   * provider costs nothing then gets `DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN` (ADR 0117).
+   * provider costs nothing then gets `DEFAULT_FREE_CHAIN_RATE_LIMIT_PER_MIN` (ADR 0115).
    */
   rateLimitDefaulted?: boolean;
   /** `OPENMATES_RATE_LIMIT_WINDOW_S`: the limit's window in seconds (default 60). */

@@ -64,7 +64,7 @@ interface Known {
 
 /**
  * The keys a server accepts: `OPENMATES_API_KEYS` and the entries of `OPENMATES_API_KEYS_FILE`.
- * The file is re-read when it changes (ADR 0150): each authentication first compares the file's
+ * The file is re-read when it changes (ADR 0137): each authentication first compares the file's
  * modification time, size and inode with what was read (one `stat`), so a key `openmates keys add`
  * wrote authenticates on its next request and a removed one stops at once. A file that no longer
  * parses keeps the last good list (and says so through `onError`).

@@ -55,7 +55,7 @@ export function mcpRefusal(
 export function createMcpOperation(options: McpRouteOptions): Operation {
   const { core, version } = options;
   const backend = engineBackend(core.engine);
-  // A caller's key meters its calls (ADR 0149): the backend of a request debits to its key.
+  // A caller's key meters its calls (ADR 0136): the backend of a request debits to its key.
   const backends = new WeakMap<Request, ReturnType<typeof engineBackend>>();
   // Each with its capability table: the tool's options say which provider applies them.
   const providers = core.engine.providers.map((p) => ({ id: p.id, name: p.name, capabilities: p.capabilities }));

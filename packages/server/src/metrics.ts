@@ -15,7 +15,7 @@ export interface ServerMetrics {
   request(route: string, status: number): void;
   /** A search refused by the per-key rate limit (429). */
   rateLimited(): void;
-  /** One provider call debited to a key before it was sent: its billed units and estimated cost (ADR 0149). */
+  /** One provider call debited to a key before it was sent: its billed units and estimated cost (ADR 0136). */
   debited(provider: string, billed: number, usd: number): void;
   /** A search or a group's call refused because its key's quota is spent. */
   quotaExceeded(): void;

@@ -138,7 +138,7 @@ export function createPipeline(options: PipelineOptions): FetchHandler {
       const identity = core.identity(exchange.key, exchange.remoteAddress, exchange.header('x-forwarded-for'));
       const { headers } = exchange;
       // A search is counted against the per-minute limit, then checked against the key's quotas
-      // (ADR 0149): a spent quota refuses it before any call, both policies in the RateLimit fields.
+      // (ADR 0136): a spent quota refuses it before any call, both policies in the RateLimit fields.
       const counted = async () => {
         const limit = await core.count(identity, exchange.caller);
         let quota: { policy: string[]; state: string[] };

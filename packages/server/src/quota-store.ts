@@ -22,7 +22,7 @@ export type DebitOutcome = { readonly ok: true } | { readonly ok: false; readonl
 export type Counters = Readonly<Record<string, number>>;
 
 /**
- * Where the calls of each key are counted, per UTC day and UTC month (ADR 0149): in process, or in
+ * Where the calls of each key are counted, per UTC day and UTC month (ADR 0136): in process, or in
  * the Redis the replicas share. A debit checks every quota and adds to both windows in one atomic
  * step: either everything is counted or nothing is.
  */

@@ -18,7 +18,7 @@ import { Refusal } from './refusal.ts';
 const KEYLESS: KeyIdentity = { id: 'keyless', name: null, entry: undefined };
 
 /**
- * What each key spends and may spend (ADR 0149): the search routes' check before a search starts,
+ * What each key spends and may spend (ADR 0136): the search routes' check before a search starts,
  * the meter the engine debits each provider call through, the quota items of the RateLimit
  * fields, and `GET /v1/usage`. The store is chosen once at start: the shared Redis when the
  * replicas have one, else this process.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig } from './env.ts';
 import { startTestServer } from './testing/index.ts';
 
-// The keyless default limit fits the deployment (ADR 0117): on a chain that costs nothing one
+// The keyless default limit fits the deployment (ADR 0115): on a chain that costs nothing one
 // person never meets it; on a paid provider it stays at the default.
 
 let brave: BraveFixture;

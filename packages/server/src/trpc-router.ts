@@ -17,7 +17,7 @@ import { z } from 'zod';
 /** Per-request context: the engine, the request id and the caller's abort signal. */
 export interface TrpcContext {
   engine: Engine;
-  /** Debits each provider call to the caller's key (ADR 0149). */
+  /** Debits each provider call to the caller's key (ADR 0136). */
   meter?: CallMeter;
   requestId: string;
   signal: AbortSignal;

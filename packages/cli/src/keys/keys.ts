@@ -11,7 +11,7 @@ export function newApiKey(): string {
 
 /**
  * Writes the keys file whole: a new file beside it, renamed over it, so a server reading it (ADR
- * 0150) sees the old list or the new one, never half of one.
+ * 0137) sees the old list or the new one, never half of one.
  */
 export function writeKeysFile(path: string, entries: readonly KeyFileEntry[]): void {
   mkdirSync(dirname(path), { recursive: true });

@@ -9,7 +9,7 @@ const EXIT_USAGE = 2;
  * Every command's base: an unexpected error becomes one line on stderr and exit 1, never a stack
  * trace; a mistake in the arguments (an unknown flag, a flag without its value, a flag another
  * excludes) one line naming it,
- * the closest flag when one is near, and the command's `--help`, exit 2 (ADR 0131).
+ * the closest flag when one is near, and the command's `--help`, exit 2 (ADR 0122).
  * `OPENMATES_DEBUG=1` shows the stack of a bug.
  */
 export abstract class BaseCommand extends Command {

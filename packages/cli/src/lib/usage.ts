@@ -1,5 +1,5 @@
 // The one line of a usage mistake the parser finds (an unknown flag or command, a flag without its
-// value): what was wrong, the closest name when one is near, and where the help is (ADR 0131). The
+// value): what was wrong, the closest name when one is near, and where the help is (ADR 0122). The
 // oclif commands and the `command_not_found` hook say it; the fast path of `bin/run.js` leaves every
 // such mistake to them.
 

@@ -70,7 +70,7 @@ function inputIssue(issue: Issue, request: unknown): string {
 }
 
 /**
- * The one stderr line of a refused request (ADR 0131): every issue once, in the words the person
+ * The one stderr line of a refused request (ADR 0122): every issue once, in the words the person
  * typed (`--count must be an integer from 1 to 20 (got 99)`), or the message when there is none,
  * then what to do next. Text from a server is cleaned of control characters first.
  */

@@ -38,7 +38,7 @@ export async function searchRemote(
   const { signal, onGroup, onWait, wait = true } = live;
   const { APIConnectionError, APIError, APITimeoutError, OpenMates, ProviderError } = await import('@openmates/sdk');
   // Before each wait the SDK would make: a 429 is waited on only for `rate_limited` (never a
-  // quota), and nothing is waited on with `--no-wait`; otherwise the person is told (ADR 0131).
+  // quota), and nothing is waited on with `--no-wait`; otherwise the person is told (ADR 0122).
   const onRetry = ({ status, delayMs, error }: RetryInfo) => {
     const code = error instanceof APIError ? error.code : undefined;
     if (!wait || (status === 429 && code !== 'rate_limited')) throw error;

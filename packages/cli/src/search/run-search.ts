@@ -254,7 +254,7 @@ export async function runSearch(
     if (outcome.kind === 'response') await writeOutput(io, `${JSON.stringify(outcome.response)}\n`);
     else if (outcome.kind === 'error') await writeOutput(io, `${JSON.stringify(outcome.body)}\n`);
   }
-  // A refusal is one line on stderr in every mode (ADR 0131); `--json` and `--jsonl` printed its body above.
+  // A refusal is one line on stderr in every mode (ADR 0122); `--json` and `--jsonl` printed its body above.
   if (outcome.kind === 'error') {
     const { refusalLine } = await import('./refusal.ts');
     const typed = flags.input === undefined ? { queries, flags } : undefined;

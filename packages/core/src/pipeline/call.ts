@@ -40,7 +40,7 @@ export interface SearchRun {
   readonly observer: EngineObserver | undefined;
   /** How many providers the chain has (log lines name the provider only when several may answer). */
   readonly chainLength: number;
-  /** Debits each provider call before it is sent (ADR 0149); undefined: calls are not metered. */
+  /** Debits each provider call before it is sent (ADR 0136); undefined: calls are not metered. */
   readonly meter: CallMeter | undefined;
 }
 
@@ -110,7 +110,7 @@ export async function callMember(
   // The rules result building admits by: paging counts what passes them (ADR 0100).
   const rules: AdmissionRules = { filterTabloids: item.filter_tabloids, redact: run.redact, scope };
   const calls = { count: 1 };
-  // The send step: the caller's quota is debited now, before anything is sent (ADR 0149).
+  // The send step: the caller's quota is debited now, before anything is sent (ADR 0136).
   const refused = await run.meter?.debit(member.provider.id);
   if (refused) {
     run.log.info({ event: 'provider_call', group: index, ...who(run, member), code: 'quota_exceeded' }, 'quota spent');

@@ -36,7 +36,7 @@ async function attempt(
   options: { failover: boolean; looked: { cached: CachedCall | undefined }; meter: Meter },
 ): Promise<{ outcome: CallOutcome; source: GroupUsage['source'] } | 'budget'> {
   const { cached } = options.looked;
-  // An identical call in flight in this process answers this item too: no call, nothing debited (ADR 0146).
+  // An identical call in flight in this process answers this item too: no call, nothing debited (ADR 0134).
   const joined = cached ? undefined : joinFlight(member.flights, item, run.signal);
   if (joined) {
     run.log.info({ event: 'provider_call', group: index, shared: true }, 'waiting for an identical call');

@@ -1,7 +1,7 @@
 import { cacheIdentity, type NormalizedRequestItem } from '@openmates/contract';
 
 /**
- * One provider call in flight and the searches waiting for it (ADR 0146): the call runs under its
+ * One provider call in flight and the searches waiting for it (ADR 0134): the call runs under its
  * own signal, aborted only when every search that waits for it has left.
  */
 interface Flight<T> {

@@ -28,7 +28,7 @@ export interface Member {
   readonly gate: UpstreamGate | undefined;
   /** Whether it applies `freshness` itself (so undated results are kept). */
   readonly keepUndated: boolean;
-  /** Its calls in flight in this process, which an identical search waits for instead of calling (ADR 0146). */
+  /** Its calls in flight in this process, which an identical search waits for instead of calling (ADR 0134). */
   readonly flights: Flights<CallOutcome>;
   /** US dollars per billed unit (docs/usage-and-quotas.md); undefined when not priced. */
   readonly unitUsd: number | undefined;

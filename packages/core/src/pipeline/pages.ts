@@ -76,7 +76,7 @@ function gather(
  */
 async function nextPage(run: PagingRun, member: Member, endsAt: number): Promise<boolean> {
   if (!run.budget.debitCall()) return false;
-  // A further page is a call of the caller's quota too: a spent quota ends paging (ADR 0149).
+  // A further page is a call of the caller's quota too: a spent quota ends paging (ADR 0136).
   if (await run.meter?.debit(member.provider.id)) return false;
   try {
     await member.gate?.acquire(endsAt - run.clock.now(), run.signal);

@@ -42,7 +42,7 @@ export const COSTS_NOTHING: ProviderPrice = { costs: 'nothing' };
  * Everything the engine, the configuration and `openmates doctor` know of one provider, owned by
  * its folder: its environment variables, what tells one of its configurations from another, how
  * it is built and checked, what it costs and where its documentation lives. `Id` is its id: one
- * of the contract's `PROVIDER_IDS` for every module of `PROVIDER_MODULES` (ADR 0116).
+ * of the contract's `PROVIDER_IDS` for every module of `PROVIDER_MODULES` (ADR 0114).
  */
 export interface ProviderModule<C, Id extends string = string> {
   readonly id: Id;
@@ -84,7 +84,7 @@ export interface ProviderModule<C, Id extends string = string> {
 
 /**
  * A set of providers by id, each module under its own id: `PROVIDER_MODULES` in production, or a
- * test's registry with a provider of its own (ADR 0116). The configuration is read against one, and
+ * test's registry with a provider of its own (ADR 0114). The configuration is read against one, and
  * carries it to the engine.
  */
 export type ProviderRegistry = { readonly [id: string]: ProviderModule<unknown> };

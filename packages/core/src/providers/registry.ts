@@ -26,7 +26,7 @@ export type {
  * Every provider, by id, in the contract's order (that of the configuration's messages, doctor and
  * docs/reference.md): the one list of
  * providers. A provider is its folder, its line here and its id in the contract's `PROVIDER_IDS`;
- * the keys are exactly those ids (ADR 0116).
+ * the keys are exactly those ids (ADR 0114).
  */
 export const PROVIDER_MODULES = {
   local: localModule,

@@ -134,7 +134,7 @@ export function fit(
     },
     'search finished',
   );
-  // Every group refused by a rate limit, or every group refused by the key's quota (ADR 0149).
+  // Every group refused by a rate limit, or every group refused by the key's quota (ADR 0136).
   const waited = (code: string) => groups.every((g) => g.error?.code === code);
   if (!waited('provider_rate_limited') && !waited('quota_exceeded')) return fitted;
   const wait = Math.max(...admitted.map((entry) => entry.retryAfterMs ?? 0));

@@ -20,7 +20,7 @@ import type { SearchProvider } from '../provider.ts';
 export function skillInfo(config: AnyEngineConfig, chain: readonly SearchProvider[], version: string): SkillInfo {
   const provider = chain[0] as SearchProvider;
   // Every provider of PROVIDER_MODULES has one of the contract's ids; only a test's registry adds
-  // another (ADR 0116), and its skill info is then outside the contract's list.
+  // another (ADR 0114), and its skill info is then outside the contract's list.
   const contractId = (id: string) => id as ProviderId;
   const info: SkillInfo = {
     app: 'web',

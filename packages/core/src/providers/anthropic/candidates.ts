@@ -42,7 +42,7 @@ function citations(receipt: AnthropicReceipt): Map<string, Cited> {
 }
 
 /**
- * Turns a receipt into candidates and suggestions (ADR 0140). Results are the `web_search_result`
+ * Turns a receipt into candidates and suggestions (ADR 0129). Results are the `web_search_result`
  * entries (title, URL, `page_age` as the age; `encrypted_content` is never read), the cited ones
  * first in the order first cited, each with its first quoted passage as the excerpt, further ones as
  * extra snippets, and the citing sentence as its note; a URL is kept once. Suggestions are the

@@ -1,4 +1,4 @@
-// Anthropic's hosted search: the provider, its configuration, its dry run and its live probe (ADR 0140).
+// Anthropic's hosted search: the provider, its configuration, its dry run and its live probe (ADR 0129).
 export { ANTHROPIC_PROBE_INPUT, liveProbe } from './probe.ts';
 export { ANTHROPIC_CAPABILITIES, createAnthropicProvider } from './provider.ts';
 export { receiptOf, SEARCH_ERROR_STATUS } from './receipt.ts';

@@ -4,7 +4,7 @@ import { isRecord } from '../../shared/is-record.ts';
 
 /**
  * The shape of a Messages answer this provider relies on, whether it came as one JSON body or was
- * put together from its stream's events (ADR 0140). Objects are loose: the API adds fields over
+ * put together from its stream's events (ADR 0129). Objects are loose: the API adds fields over
  * time, and only the fields read here are checked. Blocks stay as sent: the receipt rule reads them.
  */
 export const MessageSchema = z.looseObject({

@@ -9,7 +9,7 @@ export const ANTHROPIC_PROBE_INPUT = 'What is the latest released version of Nod
 
 /**
  * `openmates doctor --live`: one real, billed search with fixed text (never a user's query), held
- * to the receipt rule of every search (ADR 0140).
+ * to the receipt rule of every search (ADR 0129).
  */
 export async function liveProbe(
   settings: AnthropicSettings & { apiKey: string },

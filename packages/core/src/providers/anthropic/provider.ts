@@ -5,7 +5,7 @@ import { receiptOf } from './receipt.ts';
 import { type AnthropicSettings, messagesRequest } from './request.ts';
 
 /**
- * What Anthropic's hosted `web_search` can do (ADR 0140). `count` is met by the engine cutting the
+ * What Anthropic's hosted `web_search` can do (ADR 0129). `count` is met by the engine cutting the
  * candidates (the tool takes no count); `include_domains` goes as `allowed_domains`,
  * `exclude_domains` as `blocked_domains`, never both (the tool refuses the pair, so it is refused
  * here first); `country` as an approximate `user_location`; `extra_snippets` are the further
@@ -59,7 +59,7 @@ export const ANTHROPIC_CAPABILITIES: Capabilities = {
 
 /**
  * The Anthropic hosted `web_search` provider: one Messages request per query (never retried),
- * accepted only with a complete search receipt (ADR 0140).
+ * accepted only with a complete search receipt (ADR 0129).
  */
 export function createAnthropicProvider(settings: AnthropicSettings & { apiKey: string }): SearchProvider {
   const url = new URL(`${settings.baseUrl}/v1/messages`);

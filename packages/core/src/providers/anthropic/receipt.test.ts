@@ -3,7 +3,7 @@ import { ProviderError } from '../../provider.ts';
 import { messageOf } from './message.ts';
 import { receiptOf, searchError } from './receipt.ts';
 
-// The receipt rule of ADR 0140 on messages built here, for the orders and counts the fixture's
+// The receipt rule of ADR 0129 on messages built here, for the orders and counts the fixture's
 // scenarios do not reach.
 
 const use = (id: string, name = 'web_search') => ({ type: 'server_tool_use', id, name, input: { query: 'q' } });

@@ -27,7 +27,7 @@ function fail(message: string, code: GroupErrorCode = 'provider_error'): Provide
 
 /**
  * The HTTP status each documented `web_search_tool_result_error` code stands for, so that it reads
- * as the status table words that status (ADR 0140): a rate limit, an unavailable service, or a
+ * as the status table words that status (ADR 0129): a rate limit, an unavailable service, or a
  * refused request. Any other code fails closed as an error of the provider.
  */
 export const SEARCH_ERROR_STATUS: Readonly<Record<string, number>> = {
@@ -72,7 +72,7 @@ function toolUses(message: AnthropicMessage): Map<string, ContentBlock> {
 }
 
 /**
- * Applies the receipt rule of ADR 0140 to one finished answer, and throws (fail closed) unless it
+ * Applies the receipt rule of ADR 0129 to one finished answer, and throws (fail closed) unless it
  * holds: the answer ended its turn (`stop_reason: "end_turn"`; `pause_turn` is refused, never read
  * as a finished search, and so is any other stop); every `server_tool_use` of `web_search` has
  * exactly one `web_search_tool_result` with its `tool_use_id`, after it, and every result has its

@@ -12,7 +12,7 @@ import { createMessageAccumulator, messageOf } from './message.ts';
 
 // Every Anthropic recording of the corpus (real Messages answers with the hosted web_search tool,
 // plain and streamed) replayed on loopback through the provider and the engine, as a new user's
-// answer would be. The two paused turns follow ADR 0140's rule: refused, never read as finished.
+// answer would be. The two paused turns follow ADR 0129's rule: refused, never read as finished.
 
 /** The recorded answer as a message: the body, or the stream's events put together. */
 function messageIn(recording: Recording) {
@@ -95,7 +95,7 @@ describe('Anthropic recordings', () => {
   );
 
   it.each(recordings.filter(paused).map((r) => [r.id, r] as const))(
-    '%s: a paused turn, or the continuation of one, is refused whole (ADR 0140)',
+    '%s: a paused turn, or the continuation of one, is refused whole (ADR 0129)',
     async (_id, recording) => {
       const { response, requests } = await searchRecording(
         recording,

@@ -50,7 +50,7 @@ export interface AnthropicSearchTool {
   user_location?: { type: 'approximate'; country: string };
 }
 
-/** The body of one non-streamed Messages request with the hosted `web_search` tool (ADR 0140). */
+/** The body of one non-streamed Messages request with the hosted `web_search` tool (ADR 0129). */
 export interface AnthropicRequestBody {
   model: string;
   max_tokens: number;

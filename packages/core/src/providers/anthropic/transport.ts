@@ -64,7 +64,7 @@ async function readEvents(answer: HttpAnswer, signal: AbortSignal): Promise<Anth
 }
 
 /**
- * Reads a 2xx Messages answer whole (ADR 0140): a JSON body as the request asks for, or, from a
+ * Reads a 2xx Messages answer whole (ADR 0129): a JSON body as the request asks for, or, from a
  * proxy that streams it, its events put together into the same message. Anything else fails
  * closed. Throws ProviderError or the abort reason; never returns provisional text.
  */

@@ -18,7 +18,7 @@ const EXCLUDE_RULE =
   "Applied to the results only: Azure OpenAI's hosted web search takes no list of domains to leave out, so removing them can leave fewer than count results.";
 
 /**
- * What Azure OpenAI's hosted search can do with `tool` (ADR 0144): as the `openai` provider with
+ * What Azure OpenAI's hosted search can do with `tool` (ADR 0133): as the `openai` provider with
  * `web_search`; with `web_search_preview`, which takes no domain filter (only `user_location` and
  * `search_context_size`), `include_domains` is refused too.
  */
@@ -49,7 +49,7 @@ export function azureOpenAICapabilities(tool: ResponsesSearchTool): Capabilities
 /**
  * Azure OpenAI's hosted search: OpenAI's Responses provider at `{endpoint}/openai/v1/responses`
  * with the `api-key` header, the deployment as model, the configured tool and Azure's receipt rule
- * (ADR 0143). Throws ProviderNotConfiguredError when the key, endpoint or deployment is missing.
+ * (ADR 0132). Throws ProviderNotConfiguredError when the key, endpoint or deployment is missing.
  */
 export function createAzureOpenAIProvider(config: AzureOpenAIProviderConfig): SearchProvider {
   const resolved = resolveAzureOpenAIConfig(config);

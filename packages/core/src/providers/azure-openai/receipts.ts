@@ -2,7 +2,7 @@ import { isRecord } from '../../shared/is-record.ts';
 import type { ReceiptRule } from '../openai/receipts.ts';
 
 /**
- * Azure's receipt rule (ADR 0143). Azure OpenAI leaves a finished `web_search_call` at status
+ * Azure's receipt rule (ADR 0132). Azure OpenAI leaves a finished `web_search_call` at status
  * `searching` inside a `completed` response and never sends `response.web_search_call.completed`
  * (both real recordings do so). Besides a call that says `completed`, a call counts as a completed
  * search when its final item is at `searching`, its action is a `search` naming the query it ran,

@@ -10,7 +10,7 @@ import { createConfiguredProvider } from '../registry.ts';
 // The real Azure OpenAI answers of the corpus (recorded from Azure by vercel/ai with the
 // `web_search_preview` tool; filed under `openai`, whose Responses API Azure serves). Their calls
 // stay at `searching` inside a completed response and no `web_search_call.completed` event is ever
-// sent: Azure's receipt rule (ADR 0143) answers them, OpenAI's rule for its own endpoint refuses them.
+// sent: Azure's receipt rule (ADR 0132) answers them, OpenAI's rule for its own endpoint refuses them.
 const RAN: Record<string, { searches: number }> = {
   'vercel-ai-azure-web-search-preview-tool-1-stream': { searches: 1 },
   'vercel-ai-azure-web-search-preview-tool-1': { searches: 2 },

@@ -18,7 +18,7 @@ export const REDACTED_API_KEY = '[redacted]';
 /**
  * The request of one query: `POST {endpoint}/openai/v1/responses`, the key as `api-key`, the
  * deployment as `model`, the configured tool, and `max_tool_calls` at the allowance of searches
- * (ADR 0143): the service stops there rather than the skill refusing an answer already paid for.
+ * (ADR 0132): the service stops there rather than the skill refusing an answer already paid for.
  */
 function requestFor(query: OpenAIQuery, config: ResolvedAzureOpenAIConfig, apiKey: string): OpenAIRequest {
   return responsesRequestFor(query, {

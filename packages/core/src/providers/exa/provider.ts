@@ -23,7 +23,7 @@ export const EXA_DEFAULT_BASE_URL = 'https://api.exa.ai';
 /**
  * Exa's `title`, `text` and `highlights` are read as HTML: its documentation says only that HTML tags
  * come with `includeHtmlTags` (never asked for), but its real answers carry undecoded entities in
- * page text (`d&#39;une`, in a recorded answer), which only an HTML reading decodes (ADR 0136).
+ * page text (`d&#39;une`, in a recorded answer), which only an HTML reading decodes (ADR 0126).
  */
 export const EXA_TEXT_FORMAT = 'html' as const;
 
@@ -112,7 +112,7 @@ function wholeNumber(header: string | null): number | undefined {
 }
 
 /**
- * The Exa provider (ADR 0136): `POST {baseUrl}/search` with `x-api-key`, one call a query (no
+ * The Exa provider (ADR 0126): `POST {baseUrl}/search` with `x-api-key`, one call a query (no
  * pages), the page text's first 1000 characters as the description and, with `extra_snippets`, its
  * highlights. Timeouts, 429 retries and pauses and the bounded read are the call pipeline's.
  */

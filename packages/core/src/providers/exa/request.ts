@@ -1,7 +1,7 @@
 import { closedRange, parseFreshness } from '@openmates/contract';
 import type { Capabilities, PageRequest, ProviderQuery } from '../../provider.ts';
 
-// What an Exa search is sent, and what of a request Exa can apply (ADR 0136). Exa's reference:
+// What an Exa search is sent, and what of a request Exa can apply (ADR 0126). Exa's reference:
 // `POST /search` (exa-py `Exa.search`, its OpenAPI specification).
 
 /** Most results one Exa search returns: its documented `numResults` maximum for the `auto`/`neural` types. */
@@ -63,7 +63,7 @@ export function exaSearchBody(query: ProviderQuery, page: Pick<PageRequest, 'wal
 
 const both = (list: readonly string[] | undefined) => list !== undefined && list.length > 0;
 
-/** What Exa can do (ADR 0136): one call a query, no pages, no language, one of the two domain lists. */
+/** What Exa can do (ADR 0126): one call a query, no pages, no language, one of the two domain lists. */
 export const EXA_CAPABILITIES: Capabilities = {
   honoured: ['count', 'country', 'topic', 'freshness', 'include_domains', 'extra_snippets', 'filter_tabloids'],
   conditional: [

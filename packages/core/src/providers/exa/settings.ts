@@ -22,7 +22,7 @@ const ENVIRONMENT = {
   },
 } as const satisfies EnvTable;
 
-/** Exa: its variables, identity, construction and doctor checks (ADR 0136). */
+/** Exa: its variables, identity, construction and doctor checks (ADR 0126). */
 export const exaModule: ProviderModule<ExaSettings, 'exa'> = {
   id: 'exa',
   name: 'Exa',

@@ -5,7 +5,7 @@ import { splitIdentifier, words } from './split-identifiers.ts';
  * FTS5 query building. Query text is never handed to FTS5 as syntax: it is cut into words here and
  * each word becomes a quoted FTS5 string, so `"foo" OR bar*` or `NEAR(` are searched as words.
  * Stop words and question words are left out, and a word people ask with is searched together with
- * the words reference pages use for it (ADR 0129).
+ * the words reference pages use for it (ADR 0121).
  */
 
 /** How query words combine: every word required, or any word. */

@@ -30,7 +30,7 @@ function holdsAll(title: string, wanted: readonly string[]): boolean {
 }
 
 /**
- * `ranked` with owners' pages brought forward (ADR 0129): when two or more of the first
+ * `ranked` with owners' pages brought forward (ADR 0121): when two or more of the first
  * OWNER_WINDOW results are members of one owner (`CloseEvent: code`, `CloseEvent: reason`) and the
  * index holds a page titled with the owner's name alone (`CloseEvent`) that the search's filters
  * admit, that page comes right before the first of them whose title does not hold every deciding

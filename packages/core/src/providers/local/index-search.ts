@@ -20,7 +20,7 @@ const MAX_NAMED = 20;
 const RELAX_BELOW = 3;
 
 /**
- * BM25 search on the query's deciding words (ADR 0129), every word required; when that finds little
+ * BM25 search on the query's deciding words (ADR 0121), every word required; when that finds little
  * (nothing, when the query names a page), relaxed to any word. The documents the query names (see
  * `namedHits`) come first, then owners' pages before their members (see `withOwners`).
  */

@@ -1,6 +1,6 @@
 /**
  * The words of a question that do not decide what it is about, and the words people ask with that
- * reference pages say otherwise (ADR 0129). Both are lowercase; a query is compared word by word.
+ * reference pages say otherwise (ADR 0121). Both are lowercase; a query is compared word by word.
  */
 
 /**

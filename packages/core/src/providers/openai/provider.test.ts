@@ -63,7 +63,7 @@ describe('the request', () => {
     });
   });
 
-  it('sends the maximum of searches as max_tool_calls, so OpenAI stops before running more (ADR 0141)', async () => {
+  it('sends the maximum of searches as max_tool_calls, so OpenAI stops before running more (ADR 0130)', async () => {
     const seven = createOpenAIProvider({ apiKey: fixture.apiKey, baseUrl: fixture.baseUrl, maxSearches: 7 });
     await queryProvider(seven, query('rust'), context());
     expect((fixture.requests[0]?.body as { max_tool_calls: number } | undefined)?.max_tool_calls).toBe(7);

@@ -34,7 +34,7 @@ export interface SearchReceipt {
 /**
  * What an endpoint's answers prove a search with, besides a call whose final item or event says
  * `completed`. OpenAI's own endpoint: nothing else (`OPENAI_RECEIPT_RULE`). Another endpoint serving
- * the Responses API may say how its completed calls look (Azure's, ADR 0143).
+ * the Responses API may say how its completed calls look (Azure's, ADR 0132).
  */
 export interface ReceiptRule {
   /**

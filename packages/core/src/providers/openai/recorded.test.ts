@@ -30,7 +30,7 @@ const RAN: Record<string, { searches: number; reads: number; refused?: RegExp }>
   'vercel-ai-openai-web-search-tool-1-stream': { searches: 2, reads: 4 },
   'vercel-ai-openai-web-search-tool-1': { searches: 1, reads: 2 },
   // Azure's completed responses leave their calls at status "searching": no completed receipt under
-  // OpenAI's rule (the azure-openai provider answers them under Azure's, ADR 0143).
+  // OpenAI's rule (the azure-openai provider answers them under Azure's, ADR 0132).
   'vercel-ai-azure-web-search-preview-tool-1-stream': { searches: 1, reads: 0, refused: /never completed/ },
   'vercel-ai-azure-web-search-preview-tool-1': { searches: 2, reads: 0, refused: /never completed/ },
 };

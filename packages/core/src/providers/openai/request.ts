@@ -41,7 +41,7 @@ export interface OpenAIRequestBody {
   include?: ['web_search_call.action.sources'];
   /**
    * The allowance of built-in tool calls, page reads included: the configured maximum of searches
-   * (ADR 0141; Azure's too, ADR 0143), so the service stops before an answer could run more searches
+   * (ADR 0130; Azure's too, ADR 0132), so the service stops before an answer could run more searches
    * than allowed.
    */
   max_tool_calls?: number;

@@ -19,7 +19,7 @@ import type { OwnRefusals } from '../shared/status-errors.ts';
 export const SERPER_DEFAULT_BASE_URL = 'https://google.serper.dev';
 /**
  * Results asked for one call: Google's page of ten. Serper bills a call of up to ten results as one
- * credit, so a larger `count` takes more pages rather than a larger, dearer one (ADR 0138).
+ * credit, so a larger `count` takes more pages rather than a larger, dearer one (ADR 0128).
  */
 export const SERPER_PAGE_SIZE = 10;
 /** Serper pages fetched per query at most; each page is one provider call of the request's budget. */
@@ -74,7 +74,7 @@ export function serperBody(item: ProviderQuery, page: PageRequest): Record<strin
   return body;
 }
 
-/** What Serper can do (ADR 0138): every option but extra snippets and a strict safe search. */
+/** What Serper can do (ADR 0128): every option but extra snippets and a strict safe search. */
 export const SERPER_CAPABILITIES: Capabilities = {
   honoured: [
     'count',
@@ -137,7 +137,7 @@ function parseAnswer(json: unknown, query: ProviderQuery, page: PageRequest): An
 function toCandidate(result: Record<string, unknown>): RawCandidate {
   return {
     // Serper's documentation does not say how `title` and `snippet` are written: read as markup,
-    // which at worst leaves text as it was (ADR 0138).
+    // which at worst leaves text as it was (ADR 0128).
     format: 'html',
     title: result.title,
     url: result.link,
@@ -176,7 +176,7 @@ function serperOrigin(baseUrl: string | undefined): string {
 }
 
 /**
- * The Serper provider (Google results, ADR 0138): `POST {baseUrl}/search` (`/news` for `topic:
+ * The Serper provider (Google results, ADR 0128): `POST {baseUrl}/search` (`/news` for `topic:
  * news`) with `X-API-KEY` and a JSON body `{q, num, page, gl, hl, tbs}`. Pages of ten while a page is
  * full; the domains as `site:` operators in `q`, `freshness` as Google's `tbs`. Timeouts, 429
  * retries, paging and the bounded read are the call pipeline's.

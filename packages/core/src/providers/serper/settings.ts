@@ -29,7 +29,7 @@ const ENVIRONMENT = {
 export const serperModule: ProviderModule<SerperSettings, 'serper'> = {
   id: 'serper',
   name: 'Serper',
-  // One credit per call of up to 10 results; the smallest paid pack's $50 for 50,000 credits (ADR 0138).
+  // One credit per call of up to 10 results; the smallest paid pack's $50 for 50,000 credits (ADR 0128).
   price: { costs: 'per-unit', usd: 0.001, unit: 'credit', asOf: '2026-12-07', page: 'https://serper.dev/' },
   docsPage: 'docs/providers/serper.md',
   defaultTimeoutMs: DEFAULT_PROVIDER_TIMEOUT_MS,

@@ -3,7 +3,7 @@ import type { Country } from '@openmates/contract';
 /**
  * Tavily's `country` for each of our country codes: the country's English name in lowercase, the
  * form Tavily's Search reference takes (`"united states"`, `"south korea"`). `ALL` has none: no
- * country is sent (ADR 0134).
+ * country is sent (ADR 0124).
  */
 export const TAVILY_COUNTRIES: Readonly<Record<Exclude<Country, 'ALL'>, string>> = {
   AR: 'argentina',

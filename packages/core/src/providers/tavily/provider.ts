@@ -18,17 +18,17 @@ import { tavilyCountry } from './countries.ts';
 export const TAVILY_DEFAULT_BASE_URL = 'https://api.tavily.com';
 /** Most results one Tavily search returns (`max_results` is 0 to 20). */
 export const TAVILY_MAX_RESULTS = 20;
-/** The one depth sent: `basic` costs 1 API credit a search, `advanced` 2 (ADR 0134). */
+/** The one depth sent: `basic` costs 1 API credit a search, `advanced` 2 (ADR 0124). */
 export const TAVILY_SEARCH_DEPTH = 'basic';
 
 /**
  * How Tavily writes `title` and `content`: plain text extracted from the page (Markdown marks such
- * as `##` and `**` may remain), never HTML (ADR 0134).
+ * as `##` and `**` may remain), never HTML (ADR 0124).
  */
 export const TAVILY_TEXT_FORMAT = 'text';
 
 /**
- * What Tavily's Search can do (ADR 0134): `count` as `max_results`, `topic`, `freshness` as
+ * What Tavily's Search can do (ADR 0124): `count` as `max_results`, `topic`, `freshness` as
  * `time_range` or `start_date`/`end_date`, both domain lists, and `country` on the general topic.
  * One call a query: it has no pages.
  */
@@ -77,7 +77,7 @@ export const TAVILY_CAPABILITIES: Capabilities = {
   retry: { maxRetries: 1, maxWaitMs: 5_000, unnamed: { retry: false, waitMs: 0, pauseMs: 1_000 } },
 };
 
-/** The JSON body of Tavily's `POST /search` for one query (ADR 0134). */
+/** The JSON body of Tavily's `POST /search` for one query (ADR 0124). */
 export function tavilyBody(query: ProviderQuery): Record<string, unknown> {
   const news = query.topic === 'news';
   const body: Record<string, unknown> = {
@@ -170,7 +170,7 @@ export function tavilyEndpoint(baseUrl: string | undefined): URL {
 }
 
 /**
- * The Tavily provider (ADR 0134): one `POST {baseUrl}/search` a query with the key as a bearer
+ * The Tavily provider (ADR 0124): one `POST {baseUrl}/search` a query with the key as a bearer
  * token and `search_depth: "basic"` (1 API credit). Its text is plain text.
  */
 export function createTavilyProvider(config: TavilyProviderConfig): SearchProvider {
