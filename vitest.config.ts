@@ -10,10 +10,11 @@ export const TEST_FILES = '{contract,assertions,packages,apps}/**/*.test.ts';
  */
 export const INTEGRATION_FILES = [
   // The CLI run as a user runs it: `bin/run.js` in a child process, installed, or on an old Node.
-  'packages/cli/test/{chain,cluster,cold-start,commands,doctor-tavily,floor-node,help-examples,install-cli,mcp,old-node}.test.ts',
+  'packages/cli/test/{anthropic,chain,cluster,cold-start,commands,doctor-probes,doctor-tavily,floor-node,help-examples}.test.ts',
+  'packages/cli/test/{install-cli,keys,mcp,old-node,serper}.test.ts',
   'packages/cli/test/{readme,remote-retry,search,serve-drain,stream,terminal}.test.ts',
   // Redis, nginx.
-  'packages/server/src/{replicas,scope-cache}.test.ts',
+  'packages/server/src/{quotas,replicas,scope-cache}.test.ts',
   'packages/fixtures/src/cluster/*.test.ts',
   // The SDK as packed; the GUI's snippets run by Python; browsers.
   'packages/sdk/test/package.test.ts',

@@ -91,13 +91,15 @@ const onSearchPath = (id: string) => SEARCH_PATH.some((path) => slashed(id).incl
  * The engine, which the search path imports lazily, as one chunk too: the CLI's in-process search,
  * core's modules and the contract's provider list (left to itself rolldown made five files of
  * them). Core's modules that it imports lazily itself stay out (`ENGINE_LAZY`), or joining its
- * chunk would evaluate them on every start: OpenAI's transport, the demo corpus's page text,
- * the reader of added files. `test/cold-start.test.ts` holds the list to core's dynamic imports.
+ * chunk would evaluate them on every start: OpenAI's and Anthropic's transports, the live probe's
+ * pipeline, the demo corpus's page text, the reader of added files. `test/cold-start.test.ts` holds the list to core's dynamic imports.
  */
 export const ENGINE_LAZY = [
   'packages/core/src/providers/openai/transport.ts',
   'packages/core/src/providers/openai/events.ts',
   'packages/core/src/providers/openai/receipts.ts',
+  'packages/core/src/providers/anthropic/transport.ts',
+  'packages/core/src/pipeline/query-provider.ts',
   'packages/core/src/providers/local/generated/page-text.js',
   'packages/core/src/providers/local/read-file-document.ts',
 ];

@@ -12,7 +12,7 @@ const COLUMNS = {
   surfaces: ['core', 'rest', 'cli', 'sdk'],
   // REST behind a proxy in front of several replicas: no provider-specific path (ADR 0128).
   except: ['cluster'],
-  formCannotExpress: 'the GUI columns do not run the Serper cases (ADR 0128).',
+  formCannotExpress: 'provider option: the GUI columns do not run the Serper cases (ADR 0128).',
 } as const;
 
 const ordinary = (query: string, from: number, to: number, news = false) =>

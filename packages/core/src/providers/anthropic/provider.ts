@@ -2,7 +2,7 @@ import type { Capabilities, DoctorCheck, SearchProvider, StreamTranslator } from
 import { lazyHttpClient } from '../shared/http-client.ts';
 import { answerFromReceipt } from './candidates.ts';
 import { receiptOf } from './receipt.ts';
-import { type AnthropicSettings, messagesRequest } from './request.ts';
+import { type AnthropicSettings, messagesRequest, messagesUrl } from './request.ts';
 
 /**
  * What Anthropic's hosted `web_search` can do (ADR 0129). `count` is met by the engine cutting the
@@ -62,7 +62,7 @@ export const ANTHROPIC_CAPABILITIES: Capabilities = {
  * accepted only with a complete search receipt (ADR 0129).
  */
 export function createAnthropicProvider(settings: AnthropicSettings & { apiKey: string }): SearchProvider {
-  const url = new URL(`${settings.baseUrl}/v1/messages`);
+  const url = messagesUrl(settings.baseUrl);
   const http = lazyHttpClient(url);
   const translator: StreamTranslator = {
     kind: 'http',

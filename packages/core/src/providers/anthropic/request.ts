@@ -92,6 +92,11 @@ function headers(apiKey: string): Record<string, string> {
   };
 }
 
+/** The Messages endpoint under `baseUrl` (an origin, or an origin with a path prefix). */
+export function messagesUrl(baseUrl: string): URL {
+  return new URL('v1/messages', `${baseUrl.replace(/\/+$/, '')}/`);
+}
+
 /** `POST {baseUrl}/v1/messages` for one query, the key as `x-api-key`. */
 export function messagesRequest(
   query: AnthropicQuery,
@@ -100,7 +105,7 @@ export function messagesRequest(
 ): HttpRequest {
   return {
     method: 'POST',
-    url: new URL(`${settings.baseUrl}/v1/messages`),
+    url: messagesUrl(settings.baseUrl),
     headers: headers(settings.apiKey),
     body: { json: body },
   };
@@ -118,7 +123,7 @@ export interface AnthropicDryRun {
 
 /** The request one query would send, the key redacted, in a fixed key order. Needs no key and sends nothing. */
 export function anthropicDryRun(query: AnthropicQuery, settings: AnthropicSettings): AnthropicDryRun {
-  const url = new URL(`${settings.baseUrl}/v1/messages`);
+  const url = messagesUrl(settings.baseUrl);
   return {
     provider: 'anthropic',
     recipient: url.host,
