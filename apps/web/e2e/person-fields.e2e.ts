@@ -3,7 +3,7 @@ import { hydrated, openOptions, openUrl, readGroups, recordCspViolations, search
 
 test.use({ baseURL: openUrl() });
 
-test('shows a result as a search engine does, the provider and the query the provider searched for, not what it spent', async ({
+test('shows a result as a search engine does, the provider, the query the provider searched for and what the search cost, not the budget', async ({
   page,
 }) => {
   const violations = await recordCspViolations(page);
@@ -22,10 +22,10 @@ test('shows a result as a search engine does, the provider and the query the pro
   // No favicon: neither its host as text nor a remote image.
   await expect(first).not.toContainText('imgs.search.brave.com');
   await expect(page.locator('img')).toHaveCount(0);
-  // The API numbered the query: no id is said. Nor what the search spent.
+  // The API numbered the query: no id is said. What the search cost is said in words, not the budget.
   await expect(page.locator('[data-group-id]')).not.toContainText(/\bId\b/);
   const about = page.locator('[data-about]');
-  await expect(about).toHaveText('Answered by Brave Search');
+  await expect(about).toHaveText(/^Answered by Brave Search\s+This search: 1 provider call\b/);
   await expect(page.locator('main')).not.toContainText(/Spent|search calls?|sources admitted/);
 
   // What Brave searched for instead is said above the group, and no longer offered as a related search.

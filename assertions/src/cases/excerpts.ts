@@ -123,6 +123,9 @@ export const excerptCases: ParityCase[] = [
     description:
       'Under the smallest response ceiling, excerpts are removed (last group first) before any result: every result stays.',
     env: { OPENMATES_MAX_RESPONSE_BYTES: String(MIN_MAX_RESPONSE_BYTES) },
+    // The cluster column's second replica answers from the shared cache, and its answer says so
+    // (`usage`, a few bytes shorter): fitted to the byte, it keeps one excerpt more than the first.
+    except: ['cluster'],
     request: { requests: FITTED_QUERIES.map((query) => ({ query, count: 20, extra_snippets: true })) },
     expect: (outcome: Outcome) => {
       check(

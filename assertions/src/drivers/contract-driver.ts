@@ -4,7 +4,8 @@ import type { Outcome } from '../outcome.ts';
 
 /**
  * Runs the contract's validation and id assignment alone, with no provider: it can express the
- * cases that are refused, and the cases whose every group is a finished zero-hit group.
+ * cases that are refused. A finished group, zero hits included, says what its provider call cost
+ * (`usage`), which the contract alone cannot know.
  */
 export function createContractDriver(): SurfaceDriver {
   return {
@@ -13,11 +14,7 @@ export function createContractDriver(): SurfaceDriver {
       const expected = testCase.expect;
       // Provider-specific rules (OpenAI's strict safesearch, say) are beyond the contract alone.
       if (typeof expected === 'function' || testCase.http || testCase.provider !== undefined) return false;
-      return (
-        expected.code === 'invalid_request' ||
-        (expected.code === undefined &&
-          expected.groups.every((g) => g.errorCode === undefined && g.results.length === 0))
-      );
+      return expected.code === 'invalid_request';
     },
     async run(testCase: ParityCase): Promise<DriverResult> {
       const result = normalizeRequest(testCase.request);
